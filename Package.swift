@@ -1,0 +1,20 @@
+// swift-tools-version:6.0
+// Tactus: a real-time metronome engine and MIDI beat clock for Linux (JACK, ALSA sequencer).
+import PackageDescription
+
+let package = Package(
+    name: "Tactus",
+    targets: [
+        // C libraries from Debian, one system-library module each.
+        .systemLibrary(name: "CJack", pkgConfig: "jack", providers: [.apt(["libjack-jackd2-dev"])]),
+        .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+        // Static inline wrappers for what Swift cannot import: variadic functions and macros.
+        .target(name: "CShims", dependencies: ["CJack", "CALSA"]),
+        // The pure engine: grid, clock, sound, MIDI, real-time state, controller, presets. No I/O.
+        .target(name: "TactusCore"),
+        .executableTarget(name: "tactus", dependencies: ["TactusCore", "CSndfile"]),
+        .testTarget(name: "TactusCoreTests", dependencies: ["TactusCore"]),
+        .testTarget(name: "TactusCLITests", dependencies: ["TactusCore", "CSndfile"]),
+    ]
+)

@@ -1,0 +1,3 @@
+#include <jack/jack.h>
+#include <jack/midiport.h>
+#include <jack/transport.h>

@@ -1,0 +1,32 @@
+/// Clicks between the beats.
+public enum Subdivision: String, Sendable, Hashable, CaseIterable, BitwiseCopyable {
+    case none
+    case eighths
+    case triplets
+    case sixteenths
+    /// Swung eighths: the off-beat click on the last third of the beat (a triplet shuffle).
+    case swing
+
+    /// Subdivision clicks stop from 300 BPM up (the source app switches its
+    /// divide setting back to 1 when the tempo reaches 300) and return below.
+    public static let cutoff = BPM(hundredths: 30_000)
+
+    /// Offsets, in fractions of a beat, of the clicks inside a beat after the beat itself.
+    /// Returned as (numerator, denominator) pairs so that pulse positions stay exact.
+    public var divisions: Int {
+        switch self {
+        case .none: 1
+        case .eighths: 2
+        case .triplets, .swing: 3
+        case .sixteenths: 4
+        }
+    }
+
+    /// Whether the k-th of `divisions` equal parts of a beat (k ≥ 1) gets a click.
+    public func clicks(atPart part: Int) -> Bool {
+        switch self {
+        case .swing: part == 2
+        default: part > 0 && part < divisions
+        }
+    }
+}

@@ -1,0 +1,491 @@
+/// How an engine starts.
+public struct EngineConfiguration: Sendable {
+    public var sampleRate: Int
+    public var tempo: BPM
+    public var bar: BarSettings
+    public var gains: SoundGains
+    /// Delay of the MIDI clock against the click, in frames; negative delays the click.
+    public var clockOffsetFrames: Int32
+    public var clockWhileStopped: Bool
+    public var sendSongPosition: Bool
+    public var muted: Bool
+
+    public init(sampleRate: Int, tempo: BPM = BPM(120), bar: BarSettings = BarSettings(), gains: SoundGains = SoundGains(),
+                clockOffsetFrames: Int32 = 0, clockWhileStopped: Bool = false, sendSongPosition: Bool = true, muted: Bool = false) {
+        self.sampleRate = sampleRate
+        self.tempo = tempo
+        self.bar = bar
+        self.gains = gains
+        self.clockOffsetFrames = clockOffsetFrames
+        self.clockWhileStopped = clockWhileStopped
+        self.sendSongPosition = sendSongPosition
+        self.muted = muted
+    }
+}
+
+/// A click waiting for its frame.
+struct TimedClick: BitwiseCopyable {
+    var frame: Int64
+    var sound: ClickSound
+}
+
+/// The metronome: from a tempo, a meter and a frame position it renders click
+/// audio and the MIDI beat clock for any block of frames.
+///
+/// The one timing path of Tactus: the JACK process callback, `tactus render` and
+/// the tests all call `render`. It keeps the LV2 shape: everything is allocated
+/// in `init`; `render` allocates nothing, takes no lock and makes no system call,
+/// so it is safe on the real-time thread.
+///
+/// Time is counted in pulses (96 per quarter note, see `Grid`), positioned in
+/// frames by a `GridAnchor`. MIDI clock is every 4th pulse; clicks fall on beats
+/// and their subdivisions. Every change (tempo, bar, transport) takes effect on a
+/// pulse, tempo changes on the next clock tick, where the grid is re-anchored.
+public struct Engine: ~Copyable {
+    public let sampleRate: Int
+
+    // Sound.
+    private var sounds: SoundSet
+    private var clickVoices = VoicePool()
+    private var feedbackVoices = VoicePool()
+    private var gains: SoundGains
+    private var muted: Bool
+
+    // The grid.
+    private var tempo: BPM
+    private var bar: BarSettings
+    private var anchor: GridAnchor
+    /// The next pulse not yet processed.
+    private var cursor: Int64 = 0
+    /// Whether the grid advances: while running, or stopped with clock-while-stopped.
+    private var rolling = false
+
+    // The song (transport).
+    private var running = false
+    /// Grid pulse of song position 0.
+    private var songOrigin: Int64 = 0
+    /// Song pulse of a bar line of the current meter, and that bar's number.
+    private var meterOriginSong: Int64 = 0
+    private var meterOriginBar = 1
+    /// Clocks sent since song position 0 (the slave's position, in clocks).
+    private var songClocks: Int64 = 0
+    /// Where Continue resumes, in song pulses.
+    private var resumeSongPulse: Int64 = 0
+    private var pendingTransport = PendingTransport.none
+    private var pendingTransportPulse: Int64 = 0
+
+    // Changes waiting for their pulse.
+    private var pendingTempo: BPM?
+    private var pendingTempoPulse: Int64 = 0
+    private var pendingBar: BarSettings?
+    private var pendingBarTempo: BPM?
+    private var pendingBarPoint = SwitchPoint.nextBar
+    private var pendingBarPulse: Int64 = 0
+    private var lastRequestedTempo: BPM
+
+    // Output.
+    private var clockDelay: Int64 = 0
+    private var clickDelay: Int64 = 0
+    private var clockWhileStopped: Bool
+    private var sendSongPosition: Bool
+    private var midiQueue = EventQueue<TimedMIDIEvent>(capacity: 1024)
+    private var clickQueue = EventQueue<TimedClick>(capacity: 512)
+    private var lastMIDIFrame: Int64 = .min
+    /// Events later than this are dropped rather than sent late (a long xrun).
+    private let maximumLateness: Int64
+
+    private enum PendingTransport: BitwiseCopyable {
+        case none
+        case start
+        case resume
+        /// Stop, Song Position, Continue at a new position (locate while running).
+        case relocate
+    }
+
+    public init(configuration c: EngineConfiguration, sounds: SoundSet) {
+        sampleRate = c.sampleRate
+        self.sounds = sounds
+        gains = c.gains
+        muted = c.muted
+        tempo = c.tempo
+        lastRequestedTempo = c.tempo
+        bar = c.bar
+        anchor = GridAnchor(frame: 0, pulse: 0, sampleRate: c.sampleRate, tempo: c.tempo, pulsesPerBeat: c.bar.meter.pulsesPerBeat)
+        clockWhileStopped = c.clockWhileStopped
+        sendSongPosition = c.sendSongPosition
+        maximumLateness = Int64(c.sampleRate / 4)
+        setClockOffset(c.clockOffsetFrames)
+    }
+
+    /// The sound set in use (to free it when the engine is gone).
+    public var soundSet: SoundSet { sounds }
+
+    // MARK: - Render
+
+    /// Renders `frames` frames starting at absolute frame `start`.
+    ///
+    /// Reads the tempo once, applies every queued command, then writes the click
+    /// into `click` and feedback cues into `feedback` (each `frames` long, may be
+    /// nil) and the MIDI events of the block into `events` (cleared first).
+    /// Consecutive calls normally continue where the last ended; a later `start`
+    /// (skipped cycles) keeps the grid where it was in time: what fell in the gap
+    /// is late, sent at the block's first frame if it is MIDI and not too late.
+    public mutating func render(frames: Int, at start: Int64, control: borrowing EngineControl,
+                                click: UnsafeMutablePointer<Float>?, feedback: UnsafeMutablePointer<Float>?,
+                                events: inout MIDIEventBuffer) {
+        events.removeAll()
+        if let click { click.update(repeating: 0, count: frames) }
+        if let feedback { feedback.update(repeating: 0, count: frames) }
+        let end = start + Int64(frames)
+
+        // Tempo before commands: a preset switch pushes its command before storing
+        // its tempo, so seeing the new tempo guarantees seeing the command.
+        let requested = control.tempo.load()
+        while let command = control.commands.pop() {
+            apply(command, blockStart: start, control: control)
+        }
+        if requested != lastRequestedTempo {
+            lastRequestedTempo = requested
+            request(tempo: requested)
+        }
+
+        advanceGrid(blockStart: start, blockEnd: end, status: control.status)
+
+        while let event = midiQueue.first, event.frame < end {
+            events.append(event)
+            midiQueue.removeFirst()
+        }
+        renderClicks(blockStart: start, frames: frames, into: click)
+        if let feedback {
+            feedbackVoices.mix(into: feedback, from: 0, to: frames, sounds: sounds)
+        } else {
+            feedbackVoices.skip(frames, sounds: sounds)
+        }
+
+        control.status.running.store(running, ordering: .relaxed)
+        control.status.tempoHundredths.store(tempo.hundredths, ordering: .relaxed)
+        control.status.beatsPerBar.store(bar.meter.beatsPerBar, ordering: .relaxed)
+        control.status.frame.store(start, ordering: .releasing)
+    }
+
+    // MARK: - Commands
+
+    private mutating func apply(_ command: EngineCommand, blockStart: Int64, control: borrowing EngineControl) {
+        switch command {
+        case .start:
+            beginRolling(at: blockStart)
+            pendingTransport = .start
+            pendingTransportPulse = roundUp(cursor, toMultipleOf: Grid.pulsesPerClock)
+        case .continue:
+            guard !running else { return }
+            beginRolling(at: blockStart)
+            pendingTransport = .resume
+            pendingTransportPulse = roundUp(cursor, toMultipleOf: Grid.pulsesPerClock)
+        case .stop:
+            stop(at: blockStart)
+        case .locate(let barNumber):
+            resumeSongPulse = Int64(max(0, barNumber - 1)) * bar.meter.pulsesPerBar
+            meterOriginSong = 0
+            meterOriginBar = 1
+            if running {
+                pendingTransport = .relocate
+                pendingTransportPulse = roundUp(cursor, toMultipleOf: Grid.pulsesPerClock)
+            } else {
+                songClocks = resumeSongPulse / Grid.pulsesPerClock
+                sendSongPositionPointer(at: blockStart)
+            }
+        case .changeBar(let settings, let newTempo, let point):
+            if let newTempo { lastRequestedTempo = newTempo }
+            if running {
+                pendingBar = settings
+                pendingBarTempo = newTempo
+                pendingBarPoint = point
+                pendingBarPulse = nextSwitchPulse(atOrAfter: cursor, point: point)
+                if let t = pendingTempo, pendingTempoPulse >= pendingBarPulse {
+                    pendingBarTempo = pendingBarTempo ?? t
+                    pendingTempo = nil
+                }
+            } else {
+                // Stopped: a new bar setting starts a new song from bar 1.
+                if rolling { reanchor(at: roundUp(cursor, toMultipleOf: Grid.pulsesPerClock)) }
+                bar = settings
+                if let newTempo { tempo = newTempo }
+                pendingTempo = nil
+                resumeSongPulse = 0
+                meterOriginSong = 0
+                meterOriginBar = 1
+                songClocks = 0
+                refreshAnchor()
+                control.status.barChanges.add(1, ordering: .relaxed)
+            }
+        case .cue(let sound):
+            feedbackVoices.start(sound, gain: gains.gain(for: sound))
+        case .setGains(let g):
+            gains = g
+        case .setMuted(let m):
+            muted = m
+        case .setClockOffset(let frames):
+            setClockOffset(frames)
+        case .setClockWhileStopped(let on):
+            clockWhileStopped = on
+            if on { beginRolling(at: blockStart) } else if !running && pendingTransport == .none { rolling = false }
+        case .setSongPositionEnabled(let on):
+            sendSongPosition = on
+        case .replaceSounds(let set):
+            clickVoices.stopAll()
+            feedbackVoices.stopAll()
+            control.retiredSounds.push(sounds)
+            sounds = set
+        }
+    }
+
+    private mutating func setClockOffset(_ frames: Int32) {
+        clockDelay = max(0, Int64(frames))
+        clickDelay = max(0, -Int64(frames))
+    }
+
+    /// Starts the grid at the block's first frame if it was not running.
+    private mutating func beginRolling(at blockStart: Int64) {
+        guard !rolling else { return }
+        rolling = true
+        cursor = roundUp(cursor, toMultipleOf: Grid.pulsesPerClock)
+        if let t = pendingTempo { tempo = t; pendingTempo = nil }
+        anchor = GridAnchor(frame: blockStart, pulse: cursor, sampleRate: sampleRate, tempo: tempo, pulsesPerBeat: bar.meter.pulsesPerBeat)
+    }
+
+    private mutating func stop(at blockStart: Int64) {
+        if pendingTransport != .none && !running {
+            pendingTransport = .none
+            if !clockWhileStopped { rolling = false }
+            return
+        }
+        guard running else { return }
+        running = false
+        pendingTransport = .none
+        // A pending bar change never reached its bar line: it becomes the new song's setting.
+        if let settings = pendingBar {
+            bar = settings
+            if let t = pendingBarTempo { tempo = t }
+            pendingBar = nil
+            meterOriginSong = 0
+            meterOriginBar = 1
+        }
+        emitMIDI(MIDIBytes(MIDIStatus.stop), gridFrame: blockStart)
+        resumeSongPulse = (songClocks / Grid.clocksPerMIDIBeat) * Grid.pulsesPerMIDIBeat
+        songClocks = resumeSongPulse / Grid.pulsesPerClock
+        sendSongPositionPointer(at: blockStart)
+        if !clockWhileStopped {
+            rolling = false
+            if let t = pendingTempo { tempo = t; pendingTempo = nil }
+        }
+    }
+
+    private mutating func sendSongPositionPointer(at frame: Int64) {
+        guard sendSongPosition, let beats = SongPosition.midiBeats(afterClocks: resumeSongPulse / Grid.pulsesPerClock) else { return }
+        emitMIDI(MIDIMessage.songPosition(beats).bytes, gridFrame: frame)
+    }
+
+    private mutating func request(tempo newTempo: BPM) {
+        if pendingBar != nil {
+            pendingBarTempo = newTempo
+        } else if !rolling {
+            tempo = newTempo
+        } else {
+            pendingTempo = newTempo
+            pendingTempoPulse = roundUp(cursor, toMultipleOf: Grid.pulsesPerClock)
+        }
+    }
+
+    // MARK: - The grid
+
+    private mutating func reanchor(at pulse: Int64) {
+        anchor = GridAnchor(frame: anchor.frame(of: pulse), pulse: pulse, sampleRate: sampleRate, tempo: tempo, pulsesPerBeat: bar.meter.pulsesPerBeat)
+    }
+
+    /// After tempo or meter changed at the anchor pulse itself.
+    private mutating func refreshAnchor() {
+        anchor = GridAnchor(frame: anchor.frame, pulse: anchor.pulse, sampleRate: sampleRate, tempo: tempo, pulsesPerBeat: bar.meter.pulsesPerBeat)
+    }
+
+    private var subdivisionsOn: Bool { bar.subdivision != .none && tempo < Subdivision.cutoff }
+
+    /// Song pulse of grid pulse `p`, relative to the current meter's bar lines.
+    private func barRelative(_ p: Int64) -> Int64 { p - songOrigin - meterOriginSong }
+
+    private func nextClickPulse(atOrAfter p: Int64) -> Int64 {
+        let beat = bar.meter.pulsesPerBeat
+        let step = subdivisionsOn ? beat / Int64(bar.subdivision.divisions) : beat
+        return roundUp(barRelative(p), toMultipleOf: step) + songOrigin + meterOriginSong
+    }
+
+    private func nextSwitchPulse(atOrAfter p: Int64, point: SwitchPoint) -> Int64 {
+        let step = point == .nextBar ? bar.meter.pulsesPerBar : bar.meter.pulsesPerBeat
+        return roundUp(barRelative(p), toMultipleOf: step) + songOrigin + meterOriginSong
+    }
+
+    private mutating func advanceGrid(blockStart: Int64, blockEnd: Int64, status: borrowing EngineStatus) {
+        guard rolling else { return }
+        skipAhead(to: blockStart, status: status)
+        while true {
+            var e = roundUp(cursor, toMultipleOf: Grid.pulsesPerClock)
+            if running { e = min(e, nextClickPulse(atOrAfter: cursor)) }
+            if pendingTempo != nil { e = min(e, pendingTempoPulse) }
+            if pendingBar != nil { e = min(e, pendingBarPulse) }
+            if pendingTempo != nil, pendingTempoPulse == e {
+                reanchor(at: e)
+                tempo = pendingTempo!
+                pendingTempo = nil
+                refreshAnchor()
+            }
+            if pendingBar != nil, pendingBarPulse == e {
+                applyPendingBar(at: e, status: status)
+            }
+            let gridFrame = anchor.frame(of: e)
+            if gridFrame >= blockEnd { break }
+            if pendingTransport != .none, pendingTransportPulse == e {
+                startSong(at: e, gridFrame: gridFrame)
+            }
+            if e % Grid.pulsesPerClock == 0 {
+                emitMIDI(MIDIBytes(MIDIStatus.timingClock), gridFrame: gridFrame, lateFrom: blockStart, status: status)
+                status.clocksSent.add(1, ordering: .relaxed)
+                if running { songClocks += 1 }
+            }
+            if running { clickIfAny(at: e, gridFrame: gridFrame, blockStart: blockStart, status: status) }
+            cursor = e + 1
+        }
+    }
+
+    /// After a long gap (xruns, a stalled server) jump the cursor to the block
+    /// instead of walking through pulses that are too late to send.
+    private mutating func skipAhead(to blockStart: Int64, status: borrowing EngineStatus) {
+        let horizon = blockStart - maximumLateness
+        guard anchor.frame(of: cursor) < horizon else { return }
+        if let t = pendingTempo { reanchor(at: cursor); tempo = t; pendingTempo = nil; refreshAnchor() }
+        let target = max(cursor, anchor.pulse(atOrBefore: horizon) + 1)
+        let firstClock = roundUp(cursor, toMultipleOf: Grid.pulsesPerClock)
+        let skippedClocks = target > firstClock ? (target - firstClock + Grid.pulsesPerClock - 1) / Grid.pulsesPerClock : 0
+        status.droppedEvents.add(Int(skippedClocks), ordering: .relaxed)
+        if running { songClocks += skippedClocks }
+        cursor = target
+        if pendingTransport != .none { pendingTransportPulse = max(pendingTransportPulse, roundUp(target, toMultipleOf: Grid.pulsesPerClock)) }
+        if pendingBar != nil { pendingBarPulse = max(pendingBarPulse, nextSwitchPulse(atOrAfter: target, point: pendingBarPoint)) }
+    }
+
+    private mutating func applyPendingBar(at e: Int64, status: borrowing EngineStatus) {
+        guard let settings = pendingBar else { return }
+        reanchor(at: e)
+        let rel = barRelative(e)
+        let barLength = bar.meter.pulsesPerBar
+        let newBarNumber = meterOriginBar + Int(rel / barLength) + (rel % barLength == 0 ? 0 : 1)
+        bar = settings
+        if let t = pendingBarTempo { tempo = t }
+        pendingBar = nil
+        pendingBarTempo = nil
+        meterOriginSong = e - songOrigin
+        meterOriginBar = newBarNumber
+        refreshAnchor()
+        status.barChanges.add(1, ordering: .relaxed)
+    }
+
+    /// Start, Continue or a relocation, on the clock tick at pulse `e`.
+    private mutating func startSong(at e: Int64, gridFrame: Int64) {
+        switch pendingTransport {
+        case .none:
+            return
+        case .start:
+            songOrigin = e
+            meterOriginSong = 0
+            meterOriginBar = 1
+            songClocks = 0
+            emitMIDI(MIDIBytes(MIDIStatus.start), gridFrame: gridFrame)
+        case .resume:
+            songOrigin = e - resumeSongPulse
+            songClocks = resumeSongPulse / Grid.pulsesPerClock
+            sendSongPositionPointer(at: gridFrame)
+            emitMIDI(MIDIBytes(MIDIStatus.continue), gridFrame: gridFrame)
+        case .relocate:
+            emitMIDI(MIDIBytes(MIDIStatus.stop), gridFrame: gridFrame)
+            songOrigin = e - resumeSongPulse
+            songClocks = resumeSongPulse / Grid.pulsesPerClock
+            sendSongPositionPointer(at: gridFrame)
+            emitMIDI(MIDIBytes(MIDIStatus.continue), gridFrame: gridFrame)
+        }
+        pendingTransport = .none
+        running = true
+    }
+
+    private mutating func clickIfAny(at e: Int64, gridFrame: Int64, blockStart: Int64, status: borrowing EngineStatus) {
+        let beatLength = bar.meter.pulsesPerBeat
+        let inBar = barRelative(e) % bar.meter.pulsesPerBar
+        let beatIndex = Int(inBar / beatLength)
+        let withinBeat = inBar % beatLength
+        let sound: ClickSound
+        if withinBeat == 0 {
+            let accent = bar.accents[beatIndex]
+            status.bar.store(meterOriginBar + Int(barRelative(e) / bar.meter.pulsesPerBar), ordering: .relaxed)
+            status.beat.store(beatIndex + 1, ordering: .relaxed)
+            status.lastAccent.store(accent.rawValue, ordering: .relaxed)
+            switch accent {
+            case .silent: return
+            case .normal: sound = .beat
+            case .accent: sound = .accent
+            }
+        } else {
+            guard subdivisionsOn else { return }
+            let step = beatLength / Int64(bar.subdivision.divisions)
+            guard withinBeat % step == 0, bar.subdivision.clicks(atPart: Int(withinBeat / step)) else { return }
+            sound = .subdivision
+        }
+        guard !muted else { return }
+        let frame = gridFrame + clickDelay
+        if frame < blockStart {
+            status.droppedEvents.add(1, ordering: .relaxed)
+            return
+        }
+        if clickQueue.append(TimedClick(frame: frame, sound: sound)) {
+            status.clicksPlayed.add(1, ordering: .relaxed)
+        } else {
+            status.droppedEvents.add(1, ordering: .relaxed)
+        }
+    }
+
+    // MARK: - Output
+
+    private mutating func emitMIDI(_ bytes: MIDIBytes, gridFrame: Int64) {
+        var frame = gridFrame + clockDelay
+        frame = max(frame, lastMIDIFrame)
+        if midiQueue.append(TimedMIDIEvent(frame: frame, bytes: bytes)) { lastMIDIFrame = frame }
+    }
+
+    /// A clock tick whose frame may already have passed (after skipped cycles):
+    /// sent at the block's first frame when slightly late, dropped when very late.
+    private mutating func emitMIDI(_ bytes: MIDIBytes, gridFrame: Int64, lateFrom blockStart: Int64, status: borrowing EngineStatus) {
+        var frame = max(gridFrame + clockDelay, lastMIDIFrame)
+        if frame < blockStart {
+            if blockStart - frame > maximumLateness {
+                status.droppedEvents.add(1, ordering: .relaxed)
+                return
+            }
+            status.lateEvents.add(1, ordering: .relaxed)
+            frame = blockStart
+        }
+        if midiQueue.append(TimedMIDIEvent(frame: frame, bytes: bytes)) {
+            lastMIDIFrame = frame
+        } else {
+            status.droppedEvents.add(1, ordering: .relaxed)
+        }
+    }
+
+    private mutating func renderClicks(blockStart: Int64, frames: Int, into out: UnsafeMutablePointer<Float>?) {
+        let end = blockStart + Int64(frames)
+        var position = 0
+        while let click = clickQueue.first, click.frame < end {
+            let offset = max(position, Int(click.frame - blockStart))
+            if let out { clickVoices.mix(into: out, from: position, to: offset, sounds: sounds) } else { clickVoices.skip(offset - position, sounds: sounds) }
+            clickVoices.start(click.sound, gain: gains.gain(for: click.sound))
+            position = offset
+            clickQueue.removeFirst()
+        }
+        if let out { clickVoices.mix(into: out, from: position, to: frames, sounds: sounds) } else { clickVoices.skip(frames - position, sounds: sounds) }
+    }
+}

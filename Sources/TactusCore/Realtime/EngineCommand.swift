@@ -1,0 +1,26 @@
+/// What the control thread asks of the engine, through an `SPSCRing`. Tempo is
+/// not here: it lives in `TempoState`, one atomic the engine reads every cycle.
+public enum EngineCommand: Sendable, BitwiseCopyable {
+    /// MIDI Start: play from bar 1 (0xFA before the first clock).
+    case start
+    /// MIDI Stop: silence, 0xFC, then Song Position Pointer of where it stopped.
+    case stop
+    /// MIDI Continue from the stored song position (SPP, then 0xFB).
+    case `continue`
+    /// Move the song position to the start of `bar` (1-based).
+    case locate(bar: Int32)
+    /// New meter, accents, subdivision and optionally tempo, at a bar line or beat.
+    case changeBar(BarSettings, tempo: BPM?, at: SwitchPoint)
+    /// Play a feedback cue on the feedback output, at the start of the next block.
+    case cue(ClickSound)
+    case setGains(SoundGains)
+    /// Silence the clicks; the clock keeps running.
+    case setMuted(Bool)
+    /// Delay of the MIDI clock against the click in frames; negative delays the click instead.
+    case setClockOffset(frames: Int32)
+    /// Send 0xF8 while stopped, so a slave can lock its tempo before Start.
+    case setClockWhileStopped(Bool)
+    case setSongPositionEnabled(Bool)
+    /// Render from these sounds from now on; the old set comes back in `EngineControl.retiredSounds`.
+    case replaceSounds(SoundSet)
+}

@@ -1,0 +1,47 @@
+import Synchronization
+
+/// What the engine publishes for the display, the tests and the other threads:
+/// atomics written by the render thread only, read by anyone.
+public struct EngineStatus: ~Copyable, @unchecked Sendable {
+    public let running = Atomic<Bool>(false)
+    /// The tempo the grid is at now (after any pending change took effect).
+    public let tempoHundredths = Atomic<Int32>(0)
+    /// Bar (1-based) and beat (1-based) of the last beat that sounded.
+    public let bar = Atomic<Int>(0)
+    public let beat = Atomic<Int>(0)
+    /// Beats per bar of the meter now playing.
+    public let beatsPerBar = Atomic<Int>(4)
+    /// The accent of the last beat (`Accent.rawValue`), for the beat indicator.
+    public let lastAccent = Atomic<UInt8>(0)
+    /// MIDI clocks (0xF8) sent since the engine was created.
+    public let clocksSent = Atomic<Int>(0)
+    /// Clicks started since the engine was created.
+    public let clicksPlayed = Atomic<Int>(0)
+    /// Events whose frame had already passed when their block was rendered (after an xrun).
+    public let lateEvents = Atomic<Int>(0)
+    /// Events that could not be emitted at all (queue full, or too late to matter).
+    public let droppedEvents = Atomic<Int>(0)
+    /// The frame of the last block rendered.
+    public let frame = Atomic<Int64>(0)
+    /// Bumped whenever the engine applied a bar change (preset switch).
+    public let barChanges = Atomic<Int>(0)
+
+    public init() {}
+}
+
+/// Everything shared between the control thread and the render thread, kept
+/// together at one stable address (an `UnsafeMutablePointer` owned by the host).
+public struct EngineControl: ~Copyable, @unchecked Sendable {
+    public let tempo: TempoState
+    /// Control thread → render thread.
+    public let commands: SPSCRing<EngineCommand>
+    /// Render thread → control thread: sound sets no longer used, to be freed.
+    public let retiredSounds: SPSCRing<SoundSet>
+    public let status = EngineStatus()
+
+    public init(tempo: BPM, commandCapacity: Int = 256) {
+        self.tempo = TempoState(tempo)
+        commands = SPSCRing(capacity: commandCapacity)
+        retiredSounds = SPSCRing(capacity: 8)
+    }
+}
