@@ -13,8 +13,10 @@ let package = Package(
         .target(name: "CShims", dependencies: ["CJack", "CALSA"]),
         // The pure engine: grid, clock, sound, MIDI, real-time state, controller, presets. No I/O.
         .target(name: "TactusCore"),
-        .executableTarget(name: "tactus", dependencies: ["TactusCore", "CSndfile"]),
+        // The command line: options, subcommands, wiring of the layers below.
+        .target(name: "TactusCLI", dependencies: ["TactusCore", "CSndfile"]),
+        .executableTarget(name: "tactus", dependencies: ["TactusCLI"]),
         .testTarget(name: "TactusCoreTests", dependencies: ["TactusCore"]),
-        .testTarget(name: "TactusCLITests", dependencies: ["TactusCore", "CSndfile"]),
+        .testTarget(name: "TactusCLITests", dependencies: ["TactusCLI", "TactusCore", "CSndfile"]),
     ]
 )

@@ -1,1 +1,6 @@
-print("tactus")
+import TactusCLI
+#if canImport(Glibc)
+import Glibc
+#endif
+
+exit(Tactus.main(Array(CommandLine.arguments.dropFirst())))

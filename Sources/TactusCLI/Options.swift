@@ -1,0 +1,102 @@
+import TactusCore
+
+/// Everything the `tactus` command line can say, parsed once. Every subcommand
+/// reads the options it needs; an option that a subcommand ignores is harmless.
+///
+/// Fields are optional where "not given" must differ from the default (a preset
+/// or the last tempo may supply the value instead).
+public struct Options: Sendable {
+    public enum Command: String, Sendable, CaseIterable {
+        /// Run on JACK (the default).
+        case run
+        /// Render a click track to a WAV file offline.
+        case render
+        /// List presets, or `presets check FILE…`.
+        case presets
+        /// List ALSA sequencer and JACK MIDI ports.
+        case ports
+        /// MIDI learn: map the control keys and calibrate the pressure sensor.
+        case learn
+    }
+
+    public var command: Command = .run
+    /// Words after the subcommand that are not options: ports to connect (run),
+    /// the output file (render), `check FILE…` (presets).
+    public var arguments: [String] = []
+
+    public var showHelp = false
+    public var showVersion = false
+
+    // Tempo and bar.
+    public var tempo: BPM?
+    public var meter: Meter?
+    public var accents: AccentPattern?
+    public var subdivision: Subdivision?
+    /// Output gain of the click in dB.
+    public var gainDecibels: Double = 0
+    public var mute = false
+    /// User WAV samples by sound.
+    public var samples: [ClickSound: String] = [:]
+
+    // JACK.
+    public var clientName = "tactus"
+    public var serverName: String?
+    public var connectClock: [String] = []
+    public var connectFeedback: [String] = []
+    public var connectControl: [String] = []
+    public var startStopped = false
+
+    // Clock.
+    public var clockOffsetMilliseconds: Double = 0
+    public var clockWhileStopped = false
+    public var sendSongPosition = true
+
+    // Pressure control.
+    public var pressureMode: PressureConfiguration.Mode?
+    /// `.some(nil)` means omni was asked for explicitly.
+    public var controlChannel: MIDIChannel??
+    public var upKey: UInt7?
+    public var downKey: UInt7?
+    public var presetKey: UInt7?
+    /// Send feedback cues as MIDI notes too.
+    public var feedbackMIDI = false
+
+    // Presets.
+    public var preset: String?
+    public var setlist: String?
+    public var switchPoint: SwitchPoint = .nextBar
+
+    // ALSA sequencer.
+    public var useALSA = true
+    public var alsaClockTo: [String] = []
+    public var alsaControlFrom: [String] = []
+    public var alsaLookaheadMilliseconds: Double = 5
+
+    // Display.
+    /// nil: interactive when standard output is a terminal.
+    public var interactive: Bool?
+
+    // Render.
+    public var seconds: Double?
+    public var sampleRate = 48_000
+    public var blockSize = 1024
+    public var midiLog: String?
+    public var wavFormat: WAVFormat = .pcm16
+
+    public enum WAVFormat: String, Sendable, CaseIterable {
+        case pcm16 = "16"
+        case pcm24 = "24"
+        case float
+    }
+
+    public init() {}
+}
+
+/// A command-line mistake: one line naming the option and what is allowed.
+public struct OptionError: Error, Equatable, CustomStringConvertible {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+    /// Exit status for a usage error, as JACK tools and getopt programs use.
+    public static let exitStatus: Int32 = 2
+}

@@ -1,0 +1,115 @@
+import TactusCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `tactus render OUT.wav --seconds N`: a practice click track, rendered offline by
+/// the same `Engine.render` the JACK callback calls, block by block.
+public enum RenderCommand {
+    public struct Summary: Sendable {
+        public var frames: Int64
+        public var midiEvents: Int
+        public var clicks: Int
+        public var seconds: Double
+    }
+
+    public static func run(_ options: Options, tempo: BPM? = nil, bar: BarSettings? = nil) -> Int32 {
+        do {
+            let summary = try render(options, tempo: tempo, bar: bar)
+            let realtime = summary.seconds > 0 ? Double(summary.frames) / Double(options.sampleRate) / summary.seconds : 0
+            print("tactus: rendered \(summary.frames) frames (\(format(Double(summary.frames) / Double(options.sampleRate))) s at \(options.sampleRate) Hz) to \(options.arguments[0]) in \(format(summary.seconds)) s (\(Int(realtime))x realtime), \(summary.clicks) clicks, \(summary.midiEvents) MIDI events")
+            return 0
+        } catch {
+            printError(error.message)
+            return OptionError.exitStatus
+        }
+    }
+
+    /// Renders to the file `options.arguments[0]`; throws a one-line error.
+    public static func render(_ options: Options, tempo: BPM? = nil, bar: BarSettings? = nil) throws(OptionError) -> Summary {
+        guard options.arguments.count == 1 else {
+            throw OptionError("tactus: render needs exactly one output file: tactus render OUT.wav --seconds N")
+        }
+        guard let seconds = options.seconds else {
+            throw OptionError("tactus: render needs --seconds N: the length of the click track")
+        }
+        let sampleRate = options.sampleRate
+        let totalFrames = Int64((seconds * Double(sampleRate)).rounded())
+        let settings: BarSettings
+        if let bar { settings = bar } else { settings = try options.barSettings() }
+        let sounds = try options.soundSet(sampleRate: sampleRate)
+        defer { sounds.deallocate() }
+        var gains = SoundGains()
+        gains.master = options.linearGain
+        let configuration = EngineConfiguration(
+            sampleRate: sampleRate, tempo: tempo ?? options.tempo ?? BPM(120), bar: settings, gains: gains,
+            clockOffsetFrames: options.clockOffsetFrames(sampleRate: sampleRate),
+            clockWhileStopped: options.clockWhileStopped, sendSongPosition: options.sendSongPosition, muted: options.mute)
+
+        let writer = try WAVWriter(path: options.arguments[0], sampleRate: sampleRate, format: options.wavFormat)
+        var log: UnsafeMutablePointer<FILE>?
+        if let path = options.midiLog {
+            guard let f = fopen(path, "w") else { throw OptionError("tactus: cannot write --midi-log '\(path)': \(String(cString: strerror(errno)))") }
+            log = f
+        }
+        defer { if let log { fclose(log) } }
+
+        let control = UnsafeMutablePointer<EngineControl>.allocate(capacity: 1)
+        control.initialize(to: EngineControl(tempo: configuration.tempo))
+        defer { control.deinitialize(count: 1); control.deallocate() }
+        var engine = Engine(configuration: configuration, sounds: sounds)
+        var events = MIDIEventBuffer(capacity: 4096)
+        control.pointee.commands.push(.start)
+
+        // Blocks are rendered into one larger chunk so libsndfile is called rarely.
+        let block = options.blockSize
+        let chunkFrames = max(block, (65_536 / block) * block)
+        let chunk = UnsafeMutablePointer<Float>.allocate(capacity: chunkFrames)
+        defer { chunk.deallocate() }
+        var eventCount = 0
+        var frame: Int64 = 0
+        let started = monotonicSeconds()
+        while frame < totalFrames {
+            var filled = 0
+            while filled < chunkFrames && frame < totalFrames {
+                let n = Int(min(Int64(block), totalFrames - frame))
+                engine.render(frames: n, at: frame, control: control.pointee, click: chunk + filled, feedback: nil, events: &events)
+                eventCount += events.count
+                if let log { writeLog(events, to: log) }
+                filled += n
+                frame += Int64(n)
+            }
+            try writer.write(chunk, frames: filled)
+        }
+        // Stop after the last frame: the log ends with Stop and the Song Position.
+        control.pointee.commands.push(.stop)
+        // One more frame (not written to the file) carries them out of the engine.
+        engine.render(frames: 1, at: frame, control: control.pointee, click: nil, feedback: nil, events: &events)
+        if let log { writeLog(events, to: log) }
+        eventCount += events.count
+        return Summary(frames: totalFrames, midiEvents: eventCount,
+                       clicks: control.pointee.status.clicksPlayed.load(ordering: .relaxed), seconds: monotonicSeconds() - started)
+    }
+
+    private static func writeLog(_ events: borrowing MIDIEventBuffer, to file: UnsafeMutablePointer<FILE>) {
+        for i in 0..<events.count { fputs(MIDILog.line(events[i]) + "\n", file) }
+    }
+}
+
+func monotonicSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}
+
+func format(_ x: Double) -> String {
+    let r = (x * 100).rounded() / 100
+    return String(r)
+}
+
+/// One line on standard error.
+public func printError(_ message: String) {
+    // Unbuffered write(2): safe from any thread, and no shared FILE* state.
+    let line = message + "\n"
+    _ = line.withCString { write(2, $0, strlen($0)) }
+}
