@@ -195,9 +195,13 @@ public struct JSONReader {
     }
 
     private mutating func literal(_ word: String) throws(SyntaxError) {
+        let start = offset
         for expected in word.utf8 {
             guard let b = peek() else { throw endOfFile(expecting: word) }
-            guard b == expected else { throw error("unexpected \(describeNext()) (did you mean \(word)? Strings need double quotes)") }
+            guard b == expected else {
+                offset = start
+                throw error("unexpected \(describeNext()) where a value was expected (text needs double quotes; true, false and null are the only bare words)")
+            }
             offset += 1
         }
     }
