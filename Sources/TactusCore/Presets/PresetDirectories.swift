@@ -77,7 +77,7 @@ public struct PresetDirectories: Hashable, Sendable {
     }
 
     /// The `.json` files of `folder`, sorted by name; hidden files are skipped. Nil if the folder cannot be read.
-    static func presetFiles(in folder: String) -> [String]? {
+    public static func presetFiles(in folder: String) -> [String]? {
         guard let dir = opendir(folder) else { return nil }
         defer { closedir(dir) }
         var names: [String] = []

@@ -126,17 +126,16 @@ public struct PresetLibrary: Hashable, Sendable {
         return (index + 1) % entries.count
     }
 
-    /// `--preset NAME|PATH`: a path (it has a `/` or ends in `.json`) is read from disk, a name looked up.
+    /// `--preset NAME|PATH`: the preset of that name, else (when it has a `/` or ends
+    /// in `.json`) the file at that path. Names come first: "7/8 (2+2+3)" is a name.
     public func resolve(_ argument: String, loader: (String) throws(PresetError) -> Preset = { path throws(PresetError) in try PresetFile.load(path: path) }) throws(PresetError) -> PresetEntry {
-        if argument.contains("/") || argument.lowercased().hasSuffix(".json") {
-            if let known = entries.first(where: { $0.file == argument }) { return known }
-            return PresetEntry(preset: try loader(argument), file: argument, origin: .file)
-        }
-        guard let index = index(named: argument) else {
+        if let index = index(named: argument) { return entries[index] }
+        guard argument.contains("/") || argument.lowercased().hasSuffix(".json") else {
             throw PresetError(file: "--preset", problem: "no preset is named \"\(argument)\"",
                               allowed: "a preset name (tactus presets lists them) or the path of a preset file")
         }
-        return entries[index]
+        if let known = entries.first(where: { $0.file == argument }) { return known }
+        return PresetEntry(preset: try loader(argument), file: argument, origin: .file)
     }
 
     // MARK: - Set lists

@@ -150,8 +150,10 @@ struct PresetLibraryTests {
         let folder = TemporaryFolder()
         defer { folder.remove() }
         let file = folder.write("own.json", #"{ "name": "Own", "tempo": 77 }"#)
-        let library = PresetLibrary(shipped: [entry("Allegro", 138)], user: [])
+        let library = PresetLibrary(shipped: [entry("Allegro", 138), entry("7/8 (2+2+3)", 210)], user: [])
         #expect(try library.resolve("allegro").preset.tempo == BPM(138))
+        // A name with a slash is still a name when a preset has it.
+        #expect(try library.resolve("7/8 (2+2+3)").preset.tempo == BPM(210))
         #expect(try library.resolve(file) == PresetEntry(preset: Preset(name: "Own", tempo: BPM(77)), file: file, origin: .file))
         let unknown = #expect(throws: PresetError.self) { try library.resolve("Lento") }
         #expect(unknown?.messages == ["--preset: no preset is named \"Lento\"; allowed: a preset name (tactus presets lists them) or the path of a preset file"])
