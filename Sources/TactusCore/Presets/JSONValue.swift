@@ -27,18 +27,12 @@ public enum JSONValue: Hashable, Sendable {
 
     /// The value for an error message: short, on one line.
     public var excerpt: String {
-        let text: String
         switch self {
         case .array, .object: return kind
-        default: text = JSONWriter.text(of: self)
+        default:
+            let text = JSONWriter.text(of: self)
+            return text.count > 40 ? String(text.prefix(37)) + "…" : text
         }
-        return text.count > 40 ? String(text.prefix(37)) + "…" : text
-    }
-
-    /// Member `key` of an object, nil otherwise.
-    public subscript(key: String) -> JSONValue? {
-        guard case .object(let members) = self else { return nil }
-        return members.first { $0.key == key }?.value
     }
 }
 

@@ -56,9 +56,7 @@ public struct PresetSwitcher {
 
     /// The preset called `name` (the terminal).
     public mutating func select(named name: String, control: borrowing EngineControl) -> Outcome {
-        guard let index = library.index(named: name) else {
-            return .refused(PresetError(file: name, problem: "no preset is named \"\(name)\"", allowed: "a name tactus presets lists"))
-        }
+        guard let index = library.index(named: name) else { return .ignored("no preset is named \"\(name)\"") }
         return select(index: index, control: control)
     }
 
@@ -74,7 +72,19 @@ public struct PresetSwitcher {
         return apply(PresetEntry(preset: preset, file: listed.file, origin: listed.origin), index: index, control: control)
     }
 
-    /// A preset file outside the list (or the bytes of one, e.g. from a test or a pipe).
+    /// A preset file, in the list or not.
+    public mutating func load(path: String, control: borrowing EngineControl) -> Outcome {
+        let preset: Preset
+        do throws(PresetError) {
+            preset = try loader(path)
+        } catch {
+            return .refused(error)
+        }
+        let index = library.entries.firstIndex { $0.file == path }
+        return apply(PresetEntry(preset: preset, file: path, origin: index.map { library.entries[$0].origin } ?? .file), index: index, control: control)
+    }
+
+    /// The bytes of a preset file (a test, a pipe).
     public mutating func load(bytes: [UInt8], file: String, control: borrowing EngineControl) -> Outcome {
         let preset: Preset
         do throws(PresetError) {

@@ -129,4 +129,29 @@ struct PresetSwitchingTests {
         #expect(h.clocks == (0...200).map { Int64($0) * 1000 })
         #expect(h.control.pointee.status.barChanges.load(ordering: .relaxed) == 0)
     }
+
+    @Test func theTerminalSelectsByNameOrFileAndAnUnknownNameChangesNothing() throws {
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        folder.write("four.json", PresetSwitchingTests.fourFour120)
+        let sevenFile = folder.write("seven.json", PresetSwitchingTests.sevenEight133)
+        let library = PresetLibrary.load(PresetDirectories(shipped: folder.path, user: nil))
+        var switcher = PresetSwitcher(library: library, sampleRate: 48_000, switchPoint: .nextBeat)
+        let h = EngineHarness(library.entries[0].preset.engineConfiguration(sampleRate: 48_000))
+
+        let unknown = switcher.select(named: "Nine", control: h.control.pointee)
+        #expect(unknown == .ignored("no preset is named \"Nine\""))
+        #expect(h.control.pointee.commands.count == 0)
+        #expect(switcher.current == nil)
+
+        let byName = switcher.select(named: "seven", control: h.control.pointee)
+        #expect(byName == .switched(library.entries[1]))
+        // changeBar, gains, clock offset, clock while stopped, song position; then the tempo.
+        #expect(h.control.pointee.commands.count == 5)
+        #expect(h.control.pointee.tempo.load() == BPM(133))
+
+        let byPath = switcher.load(path: sevenFile, control: h.control.pointee)
+        #expect(byPath == .switched(library.entries[1]))
+        #expect(switcher.currentIndex == 1)
+    }
 }
