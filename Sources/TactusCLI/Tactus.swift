@@ -13,10 +13,28 @@ public enum Tactus {
         }
         if options.showHelp { print(Help.text); return 0 }
         if options.showVersion { print("tactus \(Help.version)"); return 0 }
+        var start: PresetStart?
+        if options.command == .run || options.command == .render, options.preset != nil || options.setlist != nil {
+            do throws(PresetError) {
+                start = try PresetStart(options: options, directories: PresetStart.directories)
+            } catch {
+                for line in error.messages { printError("tactus: " + line) }
+                return OptionError.exitStatus
+            }
+        }
         switch options.command {
         case .render:
-            return RenderCommand.run(options)
-        case .run, .presets, .ports, .learn:
+            guard let start else { return RenderCommand.run(options) }
+            do throws(OptionError) {
+                let settings = try start.settings(options)
+                return RenderCommand.run(options, tempo: settings.tempo, bar: settings.bar)
+            } catch {
+                printError(error.message)
+                return OptionError.exitStatus
+            }
+        case .presets:
+            return PresetsCommand.run(options)
+        case .run, .ports, .learn:
             printError("tactus: '\(options.command.rawValue)' is not available in this build yet")
             return 1
         }

@@ -1,0 +1,31 @@
+import TactusCore
+
+/// `--preset NAME|FILE` and `--setlist FILE` at start: the preset list in the
+/// order Program Change and the deep press use, and the preset to start with.
+public struct PresetStart: Sendable {
+    public var library: PresetLibrary
+    /// The `--preset`, nil when none was given.
+    public var preset: PresetEntry?
+
+    /// Reads the preset folders, orders them by the set list and resolves `--preset`.
+    /// A bad preset file, an unknown name or a bad set list throws: the caller
+    /// prints every message and exits with status 2.
+    public init(options: Options, directories: PresetDirectories) throws(PresetError) {
+        library = PresetLibrary.load(directories)
+        if let setlist = options.setlist {
+            library = try library.ordered(by: try Setlist.load(path: setlist))
+        }
+        preset = try options.preset.map { name throws(PresetError) in try library.resolve(name) }
+    }
+
+    /// The folders of this installation and user.
+    public static var directories: PresetDirectories {
+        .standard(environment: PresetDirectories.processEnvironment, executablePath: PresetDirectories.currentExecutable)
+    }
+
+    /// Tempo and bar for the engine: an option given on the command line wins over the preset.
+    public func settings(_ options: Options) throws(OptionError) -> (tempo: BPM?, bar: BarSettings) {
+        guard let preset = preset?.preset else { return (options.tempo, try options.barSettings()) }
+        return (options.tempo ?? preset.tempo, try options.barSettings(base: preset.bar))
+    }
+}
