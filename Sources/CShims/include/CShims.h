@@ -2,6 +2,7 @@
 #define TACTUS_CSHIMS_H
 #include <jack/jack.h>
 #include <alsa/asoundlib.h>
+#include <sys/prctl.h>
 
 /// jack_client_open is variadic (the server name follows JackServerName in the
 /// option bits); Swift cannot call C variadics, so this fixes the argument list.
@@ -31,4 +32,7 @@ static inline void tactus_seq_ev_set_songpos(snd_seq_event_t *ev, int value) {
 static inline void tactus_seq_ev_set_type(snd_seq_event_t *ev, int type) { ev->type = (snd_seq_event_type_t)type; snd_seq_ev_set_fixed(ev); }
 static inline int tactus_seq_start_queue(snd_seq_t *seq, int q) { return snd_seq_start_queue(seq, q, NULL); }
 static inline int tactus_seq_stop_queue(snd_seq_t *seq, int q) { return snd_seq_stop_queue(seq, q, NULL); }
+/// Names the calling thread (shown by `top -H`, `ps -L`, gdb); prctl is variadic
+/// and pthread_setname_np needs _GNU_SOURCE, so neither imports into Swift.
+static inline int tactus_set_thread_name(const char *name) { return prctl(PR_SET_NAME, name, 0, 0, 0); }
 #endif
