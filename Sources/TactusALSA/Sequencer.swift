@@ -1,4 +1,5 @@
 import CALSA
+import CShims
 
 /// An open ALSA sequencer client: the `snd_seq_t` handle and the few calls Tactus
 /// makes on it, with Swift names and thrown errors.
@@ -13,6 +14,7 @@ public final class Sequencer: @unchecked Sendable {
 
     /// Opens the sequencer (`/dev/snd/seq`) as a client named `name`.
     public init(name: String) throws(SequencerError) {
+        tactus_alsa_silence_library_errors()
         var h: OpaquePointer?
         try SequencerError.check(snd_seq_open(&h, "default", Int32(SND_SEQ_OPEN_DUPLEX), Int32(SND_SEQ_NONBLOCK)), "snd_seq_open", subject: "default")
         guard let h else { throw SequencerError("snd_seq_open", code: -ENODEV) }
