@@ -88,11 +88,16 @@ public final class ALSAClient: @unchecked Sendable {
     /// callback, absolute engine frames) and reads `reference` (published by the
     /// same callback every cycle). Both must outlive `stop()`.
     public func startClock(events: UnsafeMutablePointer<SPSCRing<TimedMIDIEvent>>, reference: UnsafeMutablePointer<FrameClockReference>) {
+        startClock(events: events, reference: reference, recorder: nil)
+    }
+
+    func startClock(events: UnsafeMutablePointer<SPSCRing<TimedMIDIEvent>>, reference: UnsafeMutablePointer<FrameClockReference>,
+                    recorder: ScheduleRecorder?) {
         precondition(scheduler == nil, "the ALSA clock is already running")
         let scheduler = ClockScheduler(
             sequencer: sequencer, queue: queue, port: clockPort.port, events: SharedPointer(events), reference: SharedPointer(reference),
             lookAheadMicroseconds: options.lookAheadMicroseconds, calibrationIntervalMicroseconds: options.calibrationIntervalMicroseconds,
-            statistics: statistics, report: report)
+            statistics: statistics, recorder: recorder, report: report)
         scheduler.calibrateNow()
         self.scheduler = scheduler
         clockThread = WorkerThread(name: "tactus-alsa-clk") { scheduler.run() }

@@ -22,7 +22,7 @@ public struct ALSAOptions: Sendable {
     public var outputPoolSize = 1000
     public var inputPoolSize = 2000
     /// How often the queue clock is measured again against CLOCK_MONOTONIC.
-    public var calibrationIntervalMicroseconds: Int64 = 1_000_000
+    public var calibrationIntervalMicroseconds: Int64 = 500_000
 
     public init(clockDestinations: [PortSpecifier] = [], controlSources: [PortSpecifier] = []) {
         self.clockDestinations = clockDestinations

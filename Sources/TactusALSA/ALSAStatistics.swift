@@ -7,6 +7,9 @@ public final class ALSAStatistics: Sendable {
     public let eventsScheduled = Atomic<Int>(0)
     /// Events whose time had already passed when written (the kernel sends them at once).
     public let lateEvents = Atomic<Int>(0)
+    /// The least time (µs) any event had left before its due time when written; negative
+    /// when late. Tells how much of the look-ahead the threads' wake-up latency uses.
+    public let smallestMargin = Atomic<Int>(Int.max)
     /// Writes the kernel refused for a moment because our output pool was full; retried.
     public let outputRetries = Atomic<Int>(0)
     /// Events lost to an error other than a full pool.

@@ -27,6 +27,8 @@ final class ClockScheduler: @unchecked Sendable {
     private let report: @Sendable (String) -> Void
 
     let stopRequested = Atomic<Bool>(false)
+    /// For tests: every event's frame and the queue time it was scheduled at.
+    let recorder: ScheduleRecorder?
     /// The calibration's origin as Double bits, for other threads (0: none yet).
     private let publishedOrigin = Atomic<UInt64>(0)
 
@@ -42,7 +44,8 @@ final class ClockScheduler: @unchecked Sendable {
 
     init(sequencer: Sequencer, queue: ClockQueue, port: UInt8, events: SharedPointer<SPSCRing<TimedMIDIEvent>>,
          reference: SharedPointer<FrameClockReference>, lookAheadMicroseconds: Int64, calibrationIntervalMicroseconds: Int64,
-         statistics: ALSAStatistics, report: @escaping @Sendable (String) -> Void) {
+         statistics: ALSAStatistics, recorder: ScheduleRecorder? = nil, report: @escaping @Sendable (String) -> Void) {
+        self.recorder = recorder
         self.sequencer = sequencer
         self.queue = queue
         self.port = port
@@ -113,10 +116,13 @@ final class ClockScheduler: @unchecked Sendable {
                 reportOutputError(SequencerError("snd_seq_event_output", code: result))
                 continue
             }
+            let margin = Int((Double(time) - (Double(now) - origin)).rounded())
+            if margin < 0 { statistics.lateEvents.add(1, ordering: .relaxed) }
+            if margin < statistics.smallestMargin.load(ordering: .relaxed) { statistics.smallestMargin.store(margin, ordering: .relaxed) }
             lastScheduled = time
+            recorder?.record(.init(frame: event.frame, queueMicroseconds: time, margin: Int64(margin)))
             wrote = true
             statistics.eventsScheduled.add(1, ordering: .relaxed)
-            if Double(time) < Double(now) - origin { statistics.lateEvents.add(1, ordering: .relaxed) }
         }
         return wrote
     }
@@ -169,4 +175,21 @@ final class ClockScheduler: @unchecked Sendable {
             MonotonicClock.sleep(microseconds: 1_000)
         }
     }
+}
+
+/// The times the clock thread stamped its events with, for tests that compare
+/// them with the kernel's delivery stamps.
+final class ScheduleRecorder: @unchecked Sendable {
+    struct Entry: Hashable {
+        var frame: Int64
+        var queueMicroseconds: Int64
+        /// µs left before its time when it was written; negative: written late.
+        var margin: Int64
+    }
+
+    private let entries = Mutex<[Entry]>([])
+
+    func record(_ entry: Entry) { entries.withLock { $0.append(entry) } }
+
+    var recorded: [Entry] { entries.withLock { $0 } }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Synchronization
 @testable import TactusALSA
 import TactusCore
@@ -26,6 +27,9 @@ final class SimulatedJACKCycle: @unchecked Sendable {
     private(set) var emitted: [TimedMIDIEvent] = []
     /// Events the ring refused (the clock thread fell that far behind).
     var ringDrops: Int { clockEvents.pointee.dropped.load(ordering: .relaxed) }
+    /// How late each cycle's thread woke after its start time (µs), the way an
+    /// overloaded machine delays JACK's thread (cycle thread; read after `stop`).
+    private(set) var wakeDelays: [Int64] = []
     private let stopRequested = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
 
@@ -41,6 +45,7 @@ final class SimulatedJACKCycle: @unchecked Sendable {
         engine.initialize(to: Engine(configuration: EngineConfiguration(sampleRate: Self.sampleRate, tempo: tempo, clockOffsetFrames: clockOffsetFrames),
                                      sounds: sounds))
         emitted.reserveCapacity(8192)
+        wakeDelays.reserveCapacity(8192)
     }
 
     deinit {
@@ -73,12 +78,16 @@ final class SimulatedJACKCycle: @unchecked Sendable {
     }
 
     private func run() {
+        // JACK runs its process thread SCHED_FIFO when allowed (root in the VM); so does this one.
+        var parameters = sched_param(sched_priority: 70)
+        _ = pthread_setschedparam(pthread_self(), SCHED_FIFO, &parameters)
         var events = MIDIEventBuffer(capacity: 1024)
         var cycle: Int64 = 0
         while !stopRequested.load(ordering: .acquiring) {
             let firstFrame = cycle * Int64(Self.blockSize)
             let start = Int64(monotonicMicroseconds(ofFrame: firstFrame).rounded())
             MonotonicClock.sleep(until: start)
+            wakeDelays.append(MonotonicClock.microseconds() - start)
             reference.pointee.publish(frame: firstFrame, microseconds: start, microsecondsPerFrame: Self.microsecondsPerFrame)
             engine.pointee.render(frames: Self.blockSize, at: firstFrame, control: control.pointee, click: nil, feedback: nil, events: &events)
             for index in 0..<events.count {
