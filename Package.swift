@@ -16,7 +16,7 @@ let package = Package(
         // The ALSA sequencer client: clock scheduler, controller input, port discovery.
         .target(name: "TactusALSA", dependencies: ["TactusCore", "CALSA", "CShims"]),
         // The command line: options, subcommands, wiring of the layers below.
-        .target(name: "TactusCLI", dependencies: ["TactusCore", "CSndfile"]),
+        .target(name: "TactusCLI", dependencies: ["TactusCore", "TactusALSA", "CJack", "CShims", "CSndfile"]),
         .executableTarget(name: "tactus", dependencies: ["TactusCLI"]),
         .testTarget(name: "TactusCoreTests", dependencies: ["TactusCore"]),
         .testTarget(name: "TactusALSATests", dependencies: ["TactusALSA", "TactusCore", "CALSA", "CShims"]),

@@ -69,13 +69,12 @@ public final class ALSAClient: @unchecked Sendable {
     /// Opens the client and starts both threads; when the sequencer cannot be
     /// opened (no `/dev/snd/seq`, no permission), says so once through `report`
     /// and returns nil, so the caller carries on with JACK only.
-    public static func start(options: ALSAOptions, clockEvents: UnsafeMutablePointer<SPSCRing<TimedMIDIEvent>>,
-                             reference: UnsafeMutablePointer<FrameClockReference>,
+    public static func start(options: ALSAOptions, clockStream: ClockStreamSource,
                              controlEvents: UnsafeMutablePointer<SPSCRing<ControlInputEvent>>?,
                              report: @escaping @Sendable (String) -> Void) -> ALSAClient? {
         do {
             let client = try ALSAClient(options: options, report: report)
-            client.startClock(events: clockEvents, reference: reference)
+            client.startClock(clockStream)
             client.startInput(into: controlEvents)
             return client
         } catch {
@@ -84,18 +83,22 @@ public final class ALSAClient: @unchecked Sendable {
         }
     }
 
-    /// Starts the clock thread: it consumes `events` (pushed by the JACK process
-    /// callback, absolute engine frames) and reads `reference` (published by the
-    /// same callback every cycle). Both must outlive `stop()`.
-    public func startClock(events: UnsafeMutablePointer<SPSCRing<TimedMIDIEvent>>, reference: UnsafeMutablePointer<FrameClockReference>) {
-        startClock(events: events, reference: reference, recorder: nil)
+    /// Starts the clock thread on the clock stream the JACK process callback fills
+    /// (absolute engine frames) and the frame clock it publishes every cycle.
+    /// Whatever `clockStream` reads must outlive `stop()`.
+    public func startClock(_ clockStream: ClockStreamSource) {
+        startClock(clockStream, recorder: nil)
     }
 
-    func startClock(events: UnsafeMutablePointer<SPSCRing<TimedMIDIEvent>>, reference: UnsafeMutablePointer<FrameClockReference>,
-                    recorder: ScheduleRecorder?) {
+    /// The same, for a ring and a reference at their own addresses.
+    public func startClock(events: UnsafeMutablePointer<SPSCRing<TimedMIDIEvent>>, reference: UnsafeMutablePointer<FrameClockReference>) {
+        startClock(ClockStreamSource(events: events, reference: reference), recorder: nil)
+    }
+
+    func startClock(_ clockStream: ClockStreamSource, recorder: ScheduleRecorder?) {
         precondition(scheduler == nil, "the ALSA clock is already running")
         let scheduler = ClockScheduler(
-            sequencer: sequencer, queue: queue, port: clockPort.port, events: SharedPointer(events), reference: SharedPointer(reference),
+            sequencer: sequencer, queue: queue, port: clockPort.port, source: clockStream,
             lookAheadMicroseconds: options.lookAheadMicroseconds, calibrationIntervalMicroseconds: options.calibrationIntervalMicroseconds,
             statistics: statistics, recorder: recorder, report: report)
         scheduler.calibrateNow()

@@ -19,8 +19,7 @@ final class ClockScheduler: @unchecked Sendable {
     private let sequencer: Sequencer
     private let queue: ClockQueue
     private let port: UInt8
-    private let events: SharedPointer<SPSCRing<TimedMIDIEvent>>
-    private let reference: SharedPointer<FrameClockReference>
+    private let source: ClockStreamSource
     private let lookAhead: Double
     private let calibrationInterval: Int64
     private let statistics: ALSAStatistics
@@ -42,15 +41,13 @@ final class ClockScheduler: @unchecked Sendable {
     /// plus the thread's wake-up latency, or events leave late.
     static let pollInterval: Int64 = 1_000
 
-    init(sequencer: Sequencer, queue: ClockQueue, port: UInt8, events: SharedPointer<SPSCRing<TimedMIDIEvent>>,
-         reference: SharedPointer<FrameClockReference>, lookAheadMicroseconds: Int64, calibrationIntervalMicroseconds: Int64,
+    init(sequencer: Sequencer, queue: ClockQueue, port: UInt8, source: ClockStreamSource, lookAheadMicroseconds: Int64, calibrationIntervalMicroseconds: Int64,
          statistics: ALSAStatistics, recorder: ScheduleRecorder? = nil, report: @escaping @Sendable (String) -> Void) {
         self.recorder = recorder
         self.sequencer = sequencer
         self.queue = queue
         self.port = port
-        self.events = events
-        self.reference = reference
+        self.source = source
         lookAhead = Double(lookAheadMicroseconds)
         calibrationInterval = calibrationIntervalMicroseconds
         self.statistics = statistics
@@ -80,7 +77,7 @@ final class ClockScheduler: @unchecked Sendable {
             }
             if scheduleWaitingEvents(now: now) { outputPending = true }
             if outputPending { outputPending = !drain() }
-            if stopping && (events.pointer.pointee.count == 0 && !outputPending || now >= stopDeadline!) { break }
+            if stopping && (source.isEmpty() && !outputPending || now >= stopDeadline!) { break }
             MonotonicClock.sleep(microseconds: outputPending ? Self.pollInterval / 4 : Self.pollInterval)
         }
         waitForDelivery()
@@ -89,13 +86,12 @@ final class ClockScheduler: @unchecked Sendable {
     /// Writes every event in the ring into alsa-lib's output buffer. True when
     /// something was written (to drain), false when nothing was.
     private func scheduleWaitingEvents(now: Int64) -> Bool {
-        let ring = events.pointer
         guard let origin = calibration.origin else { return false }
         var wrote = false
-        while let event = ring.pointee.peek() {
-            guard let point = reference.pointer.pointee.read() else { break }
+        while let event = source.peek() {
+            guard let point = source.frameClock() else { break }
             guard var alsaEvent = snd_seq_event_t.encoding(event.bytes) else {
-                _ = ring.pointee.pop()
+                source.pop()
                 continue
             }
             let due = point.microseconds(atFrame: event.frame) + lookAhead
@@ -110,7 +106,7 @@ final class ClockScheduler: @unchecked Sendable {
                 statistics.outputRetries.add(1, ordering: .relaxed)
                 return true
             }
-            _ = ring.pointee.pop()
+            source.pop()
             if result < 0 {
                 statistics.outputErrors.add(1, ordering: .relaxed)
                 reportOutputError(SequencerError("snd_seq_event_output", code: result))

@@ -16,9 +16,11 @@ public struct SequencerError: Error, CustomStringConvertible, Sendable, Equatabl
         self.code = code
     }
 
-    public var description: String {
-        let reason = String(cString: snd_strerror(code))
-        return "ALSA sequencer: \(operation)\(subject.isEmpty ? "" : " (\(subject))") failed: \(reason) (\(code))"
+    public var description: String { "ALSA sequencer: \(reason)" }
+
+    /// What failed and why, without the "ALSA sequencer:" prefix.
+    public var reason: String {
+        "\(operation)\(subject.isEmpty ? "" : " (\(subject))") failed: \(String(cString: snd_strerror(code))) (\(code))"
     }
 
     /// Throws when `result` is an alsa-lib error (negative); returns it otherwise.

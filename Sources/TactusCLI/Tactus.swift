@@ -16,7 +16,9 @@ public enum Tactus {
         switch options.command {
         case .render:
             return RenderCommand.run(options)
-        case .run, .presets, .ports, .learn:
+        case .ports:
+            return PortsCommand.run(options)
+        case .run, .presets, .learn:
             printError("tactus: '\(options.command.rawValue)' is not available in this build yet")
             return 1
         }

@@ -93,7 +93,7 @@ struct ClockReception {
         let receiver = try TestSequencerClient(name: "clock receiver")
         try receiver.subscribe(from: client.clockPort, to: receiver.address, stampingWith: client.queue.id)
         let recorder = ScheduleRecorder()
-        client.startClock(events: cycle.clockEvents, reference: cycle.reference, recorder: recorder)
+        client.startClock(ClockStreamSource(events: cycle.clockEvents, reference: cycle.reference), recorder: recorder)
         cycle.send(.start)
         cycle.start()
         let playUntil = MonotonicClock.microseconds() + Int64(seconds * 1_000_000)

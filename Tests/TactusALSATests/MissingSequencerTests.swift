@@ -15,7 +15,7 @@ struct MissingSequencerTests {
             reference.deinitialize(count: 1); reference.deallocate()
         }
         let log = ReportLog()
-        let client = ALSAClient.start(options: ALSAOptions(), clockEvents: ring, reference: reference, controlEvents: nil) { log.append($0) }
+        let client = ALSAClient.start(options: ALSAOptions(), clockStream: ClockStreamSource(events: ring, reference: reference), controlEvents: nil) { log.append($0) }
         #expect(client == nil)
         #expect(log.lines.count == 1)
         #expect(log.lines.first?.contains("snd_seq_open") == true)
