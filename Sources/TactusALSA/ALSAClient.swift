@@ -52,11 +52,7 @@ public final class ALSAClient: @unchecked Sendable {
         }
         queue = try ClockQueue(sequencer: sequencer, name: "\(options.clientName) clock", resolutionHz: options.timerFrequencyHz)
         try queue.start()
-        if let timer = queue.timerReport(), !timer.isHighResolution {
-            let period = timer.period.map { String(Int(($0 * 1_000_000).rounded())) + " µs" } ?? "unknown period"
-            report("ALSA sequencer: the clock queue runs on the \(timer.name) (\(period)), not the high-resolution timer; "
-                   + "the ALSA clock will jitter by up to a period. Load snd-hrtimer (modprobe snd-hrtimer) and restart")
-        }
+        if let warning = Self.timerWarning(queue.timerReport()) { report(warning) }
         try sequencer.subscribe(from: .systemAnnounce, to: SequencerAddress(client: sequencer.clientID, port: announcePort))
         connector = PortConnector(sequencer: sequencer, report: report)
         for destination in options.clockDestinations { connector.want(destination, direction: .destination, ownPort: clockPort) }
@@ -65,6 +61,15 @@ public final class ALSAClient: @unchecked Sendable {
     }
 
     deinit { stop() }
+
+    /// The one warning when the kernel gave the queue another timer than the
+    /// high-resolution one; nil when it is the HR timer or /proc does not say.
+    static func timerWarning(_ timer: SequencerTimerReport?) -> String? {
+        guard let timer, !timer.isHighResolution else { return nil }
+        let period = timer.period.map { String(Int(($0 * 1_000_000).rounded())) + " µs" } ?? "unknown period"
+        return "ALSA sequencer: the clock queue runs on the \(timer.name) (\(period)), not the high-resolution timer; "
+            + "the ALSA clock will jitter by up to a period. Load snd-hrtimer (sudo modprobe snd-hrtimer) and restart"
+    }
 
     /// Opens the client and starts both threads; when the sequencer cannot be
     /// opened (no `/dev/snd/seq`, no permission), says so once through `report`

@@ -27,6 +27,14 @@ struct SequencerTimerReportTests {
         #expect(report?.period == 0.004)
     }
 
+    @Test func theSystemTimerGetsOneWarningNamingTheModuleToLoad() {
+        #expect(ALSAClient.timerWarning(SequencerTimerReport(procText: text, queue: 0)) ==
+            "ALSA sequencer: the clock queue runs on the system timer (4000 µs), not the high-resolution timer; "
+            + "the ALSA clock will jitter by up to a period. Load snd-hrtimer (sudo modprobe snd-hrtimer) and restart")
+        #expect(ALSAClient.timerWarning(SequencerTimerReport(procText: text, queue: 1)) == nil)
+        #expect(ALSAClient.timerWarning(nil) == nil)
+    }
+
     @Test func aQueueTheFileDoesNotListHasNoReport() {
         #expect(SequencerTimerReport(procText: text, queue: 2) == nil)
         #expect(SequencerTimerReport(procText: "", queue: 0) == nil)
