@@ -12,6 +12,8 @@ public final class ALSAStatistics: Sendable {
     public let smallestMargin = Atomic<Int>(Int.max)
     /// Writes the kernel refused for a moment because our output pool was full; retried.
     public let outputRetries = Atomic<Int>(0)
+    /// Events not sent because they were due more than 250 ms ago.
+    public let droppedEvents = Atomic<Int>(0)
     /// Events lost to an error other than a full pool.
     public let outputErrors = Atomic<Int>(0)
     /// The last queue-clock correction, in microseconds (how far the queue had drifted).

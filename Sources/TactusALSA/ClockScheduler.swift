@@ -37,6 +37,10 @@ final class ClockScheduler: @unchecked Sendable {
     private var reportedOutputError = false
     private var reportedCalibrationError = false
 
+    /// Events due longer ago than this (µs) are dropped, not sent: the engine's own
+    /// limit for late MIDI (a quarter second, `Engine.maximumLateness`).
+    static let maximumLateness = 250_000.0
+
     /// How often the thread looks into the ring. The look-ahead must cover this
     /// plus the thread's wake-up latency, or events leave late.
     static let pollInterval: Int64 = 1_000
@@ -95,7 +99,15 @@ final class ClockScheduler: @unchecked Sendable {
                 continue
             }
             let due = point.microseconds(atFrame: event.frame) + lookAhead
-            let time = max(Int64((due - origin).rounded()), lastScheduled)
+            if due < Double(now) - Self.maximumLateness {
+                // Long overdue (the thread was stopped, or the ring filled before it
+                // started): dropped like the engine drops what an xrun made too late,
+                // rather than sent as a burst.
+                source.pop()
+                statistics.droppedEvents.add(1, ordering: .relaxed)
+                continue
+            }
+            let time = max(Int64((due - origin).rounded()), lastScheduled, 0)
             tactus_seq_ev_set_source(&alsaEvent, Int32(port))
             tactus_seq_ev_set_subs(&alsaEvent)
             var stamp = snd_seq_real_time_t(tv_sec: UInt32(time / 1_000_000), tv_nsec: UInt32(time % 1_000_000) * 1000)

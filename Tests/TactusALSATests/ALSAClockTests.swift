@@ -53,3 +53,33 @@ extension ALSASequencerTests {
         #expect(abs(Double(firstTick - frame0) / 1000 - 100) < 5)
     }
 }
+
+extension ALSASequencerTests {
+    /// Clock events due more than 250 ms ago (the ring filled before the clock
+    /// thread ran) are dropped, as the engine drops what an xrun made too late,
+    /// rather than sent as a burst; the rest follow in order.
+    @Test func eventsLongOverdueAreDroppedNotSentAsABurst() throws {
+        let client = try ALSAClient.forTest(options: .clockTest, messages: ReportLog())
+        let cycle = SimulatedJACKCycle(tempo: BPM(120))
+        let receiver = try TestSequencerClient(name: "clock receiver")
+        try receiver.subscribe(from: client.clockPort, to: receiver.address, stampingWith: client.queue.id)
+        cycle.send(.start)
+        cycle.start()
+        MonotonicClock.sleep(microseconds: 1_000_000)   // a second of clock waits in the ring
+        let recorder = ScheduleRecorder()
+        client.startClock(ClockStreamSource(events: cycle.clockEvents, reference: cycle.reference), recorder: recorder)
+        let received = receiver.receive(for: 500_000) { _ in false }
+        cycle.stop()
+        client.stop()
+        let all = received + receiver.receiveAvailable()
+
+        let emitted = cycle.emitted
+        let dropped = client.statistics.droppedEvents.load(ordering: .relaxed)
+        // About 34 ticks and the Start were more than 250 ms old (48 ticks a second).
+        #expect(dropped >= 25)
+        #expect(all.count + dropped == emitted.count)
+        #expect(all.map(\.type) == emitted.dropFirst(dropped).map { ClockReception.type(of: $0.bytes) })
+        let worst = zip(recorder.recorded, all).compactMap { entry, got in got.queueMicroseconds.map { $0 - entry.queueMicroseconds } }.max() ?? 0
+        #expect(worst <= 300_000, "nothing older than the limit went out")
+    }
+}
