@@ -13,10 +13,13 @@ let package = Package(
         .target(name: "CShims", dependencies: ["CJack", "CALSA"]),
         // The pure engine: grid, clock, sound, MIDI, real-time state, controller, presets. No I/O.
         .target(name: "TactusCore"),
+        // The ALSA sequencer client: clock scheduler, controller input, port discovery.
+        .target(name: "TactusALSA", dependencies: ["TactusCore", "CALSA", "CShims"]),
         // The command line: options, subcommands, wiring of the layers below.
-        .target(name: "TactusCLI", dependencies: ["TactusCore", "CSndfile"]),
+        .target(name: "TactusCLI", dependencies: ["TactusCore", "TactusALSA", "CJack", "CShims", "CSndfile"]),
         .executableTarget(name: "tactus", dependencies: ["TactusCLI"]),
         .testTarget(name: "TactusCoreTests", dependencies: ["TactusCore"]),
+        .testTarget(name: "TactusALSATests", dependencies: ["TactusALSA", "TactusCore", "CALSA", "CShims"]),
         .testTarget(name: "TactusCLITests", dependencies: ["TactusCLI", "TactusCore", "CSndfile"]),
     ]
 )

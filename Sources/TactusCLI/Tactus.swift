@@ -34,7 +34,9 @@ public enum Tactus {
             }
         case .presets:
             return PresetsCommand.run(options)
-        case .run, .ports, .learn:
+        case .ports:
+            return PortsCommand.run(options)
+        case .run, .learn:
             printError("tactus: '\(options.command.rawValue)' is not available in this build yet")
             return 1
         }

@@ -1,0 +1,144 @@
+import CALSA
+import TactusCore
+
+/// Tactus on the ALSA sequencer: a client named `Tactus` with a `clock` port
+/// (readable, subscribable: MIDI beat clock, Start/Stop/Continue, Song Position),
+/// a `control` port (writable, subscribable: where a keyboard controller is
+/// connected), a real-time queue on the high-resolution timer, and the two
+/// normal-priority threads that serve them. Nothing here runs on the JACK thread;
+/// the JACK process callback only pushes into the clock ring.
+///
+/// Start and stop it from one thread (the run mode's main thread).
+public final class ALSAClient: @unchecked Sendable {
+    public let sequencer: Sequencer
+    public let clockPort: SequencerAddress
+    public let controlPort: SequencerAddress
+    public let queue: ClockQueue
+    public let statistics = ALSAStatistics()
+    public let options: ALSAOptions
+    /// The pool sizes the kernel granted (output, input).
+    public let pools: (output: Int, input: Int)
+
+    private let announcePort: UInt8
+    private let connector: PortConnector
+    private let report: @Sendable (String) -> Void
+    private var scheduler: ClockScheduler?
+    private var reader: ControlInputReader?
+    private var clockThread: WorkerThread?
+    private var inputThread: WorkerThread?
+    private var stopped = false
+
+    /// Opens the client, creates its ports and queue, starts the queue, and makes
+    /// the connections of `options` whose ports exist (the others are made when
+    /// they appear, once the input thread runs). `report` receives one line per
+    /// notable event (a connection made or lost, the system timer in use, an error).
+    public init(options: ALSAOptions, report: @escaping @Sendable (String) -> Void) throws(SequencerError) {
+        self.options = options
+        self.report = report
+        sequencer = try Sequencer(name: options.clientName)
+        let type = Int32(SND_SEQ_PORT_TYPE_MIDI_GENERIC | SND_SEQ_PORT_TYPE_APPLICATION)
+        let clock = try sequencer.createPort(name: "clock", capabilities: Int32(SND_SEQ_PORT_CAP_READ | SND_SEQ_PORT_CAP_SUBS_READ), type: type)
+        let control = try sequencer.createPort(name: "control", capabilities: Int32(SND_SEQ_PORT_CAP_WRITE | SND_SEQ_PORT_CAP_SUBS_WRITE), type: type)
+        // A private port for the kernel's announcements, so `control` carries only
+        // what the user connected; NO_EXPORT keeps others from routing to it.
+        announcePort = try sequencer.createPort(name: "announcements", capabilities: Int32(SND_SEQ_PORT_CAP_WRITE | SND_SEQ_PORT_CAP_NO_EXPORT),
+                                                type: Int32(SND_SEQ_PORT_TYPE_APPLICATION))
+        clockPort = SequencerAddress(client: sequencer.clientID, port: clock)
+        controlPort = SequencerAddress(client: sequencer.clientID, port: control)
+        pools = try sequencer.setPools(output: options.outputPoolSize, input: options.inputPoolSize)
+        if pools.output < options.outputPoolSize || pools.input < options.inputPoolSize {
+            report("ALSA sequencer: the kernel granted event pools of \(pools.output) out / \(pools.input) in "
+                   + "(asked \(options.outputPoolSize) / \(options.inputPoolSize)); a flood of input may be dropped")
+        }
+        queue = try ClockQueue(sequencer: sequencer, name: "\(options.clientName) clock", resolutionHz: options.timerFrequencyHz)
+        try queue.start()
+        if let warning = Self.timerWarning(queue.timerReport()) { report(warning) }
+        try sequencer.subscribe(from: .systemAnnounce, to: SequencerAddress(client: sequencer.clientID, port: announcePort))
+        connector = PortConnector(sequencer: sequencer, report: report)
+        for destination in options.clockDestinations { connector.want(destination, direction: .destination, ownPort: clockPort) }
+        for source in options.controlSources { connector.want(source, direction: .source, ownPort: controlPort) }
+        connector.connectWaiting(initially: true)
+    }
+
+    deinit { stop() }
+
+    /// The one warning when the kernel gave the queue another timer than the
+    /// high-resolution one; nil when it is the HR timer or /proc does not say.
+    static func timerWarning(_ timer: SequencerTimerReport?) -> String? {
+        guard let timer, !timer.isHighResolution else { return nil }
+        let period = timer.period.map { String(Int(($0 * 1_000_000).rounded())) + " µs" } ?? "unknown period"
+        return "ALSA sequencer: the clock queue runs on the \(timer.name) (\(period)), not the high-resolution timer; "
+            + "the ALSA clock will jitter by up to a period. Load snd-hrtimer (sudo modprobe snd-hrtimer) and restart"
+    }
+
+    /// Opens the client and starts both threads; when the sequencer cannot be
+    /// opened (no `/dev/snd/seq`, no permission), says so once through `report`
+    /// and returns nil, so the caller carries on with JACK only.
+    public static func start(options: ALSAOptions, clockStream: ClockStreamSource,
+                             controlEvents: UnsafeMutablePointer<SPSCRing<ControlInputEvent>>?,
+                             report: @escaping @Sendable (String) -> Void) -> ALSAClient? {
+        do {
+            let client = try ALSAClient(options: options, report: report)
+            client.startClock(clockStream)
+            client.startInput(into: controlEvents)
+            return client
+        } catch {
+            report("\(error); carrying on without the ALSA sequencer (JACK only)")
+            return nil
+        }
+    }
+
+    /// Starts the clock thread on the clock stream the JACK process callback fills
+    /// (absolute engine frames) and the frame clock it publishes every cycle.
+    /// Whatever `clockStream` reads must outlive `stop()`.
+    public func startClock(_ clockStream: ClockStreamSource) {
+        startClock(clockStream, recorder: nil)
+    }
+
+    /// The same, for a ring and a reference at their own addresses.
+    public func startClock(events: UnsafeMutablePointer<SPSCRing<TimedMIDIEvent>>, reference: UnsafeMutablePointer<FrameClockReference>) {
+        startClock(ClockStreamSource(events: events, reference: reference), recorder: nil)
+    }
+
+    func startClock(_ clockStream: ClockStreamSource, recorder: ScheduleRecorder?) {
+        precondition(scheduler == nil, "the ALSA clock is already running")
+        let scheduler = ClockScheduler(
+            sequencer: sequencer, queue: queue, port: clockPort.port, source: clockStream,
+            lookAheadMicroseconds: options.lookAheadMicroseconds, calibrationIntervalMicroseconds: options.calibrationIntervalMicroseconds,
+            statistics: statistics, recorder: recorder, report: report)
+        scheduler.calibrateNow()
+        self.scheduler = scheduler
+        clockThread = WorkerThread(name: "tactus-alsa-clk") { scheduler.run() }
+    }
+
+    /// Starts the input thread: controller messages arriving on `control` go to
+    /// `ring` (nil: read and dropped), announcements keep the connections.
+    public func startInput(into ring: UnsafeMutablePointer<SPSCRing<ControlInputEvent>>?) {
+        precondition(reader == nil, "the ALSA input is already running")
+        let reader = ControlInputReader(sequencer: sequencer, controlPort: controlPort.port, announcePort: announcePort,
+                                        ring: ring.map { SharedPointer($0) }, connector: connector, statistics: statistics, report: report)
+        self.reader = reader
+        inputThread = WorkerThread(name: "tactus-alsa-in") { reader.run() }
+    }
+
+    /// Sends what is still in the clock ring, waits until the queue has delivered
+    /// it (so a final Stop gets out), stops both threads and the queue. The run
+    /// mode calls it after the last JACK cycle has pushed its events.
+    public func stop() {
+        guard !stopped else { return }
+        stopped = true
+        scheduler?.stopRequested.store(true, ordering: .releasing)
+        clockThread?.join()
+        reader?.stopRequested.store(true, ordering: .releasing)
+        inputThread?.join()
+        queue.stop()
+        queue.free()
+    }
+
+    /// Queue time (µs since the queue started) of monotonic time `monotonic` (µs),
+    /// as the clock thread maps it; nil before the clock thread calibrated.
+    public func queueMicroseconds(atMonotonic monotonic: Double) -> Int64? {
+        guard let origin = scheduler?.origin else { return nil }
+        return Int64((monotonic - origin).rounded())
+    }
+}

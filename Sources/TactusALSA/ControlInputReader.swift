@@ -1,0 +1,103 @@
+import CALSA
+import CShims
+import Glibc
+import Synchronization
+import TactusCore
+
+/// The ALSA input thread: waits on the sequencer, reads what arrives on the
+/// `control` port, turns it into typed MIDI messages stamped on the monotonic
+/// clock and hands them to the control thread through its ring; announcements
+/// from the System Announce port go to the `PortConnector`.
+///
+/// It never waits long (a 50 ms poll) so it stops promptly, and never waits on the
+/// ring: when the control thread falls behind, the ring refuses and counts.
+final class ControlInputReader: @unchecked Sendable {
+    private let sequencer: Sequencer
+    private let controlPort: UInt8
+    private let announcePort: UInt8
+    private let ring: SharedPointer<SPSCRing<ControlInputEvent>>?
+    private let connector: PortConnector
+    private let statistics: ALSAStatistics
+    private let report: @Sendable (String) -> Void
+
+    let stopRequested = Atomic<Bool>(false)
+
+    /// Longest wait for input before looking at `stopRequested` again.
+    static let pollTimeoutMilliseconds: Int32 = 50
+
+    init(sequencer: Sequencer, controlPort: UInt8, announcePort: UInt8, ring: SharedPointer<SPSCRing<ControlInputEvent>>?,
+         connector: PortConnector, statistics: ALSAStatistics, report: @escaping @Sendable (String) -> Void) {
+        self.sequencer = sequencer
+        self.controlPort = controlPort
+        self.announcePort = announcePort
+        self.ring = ring
+        self.connector = connector
+        self.statistics = statistics
+        self.report = report
+    }
+
+    func run() {
+        let count = Int(snd_seq_poll_descriptors_count(sequencer.handle, Int16(POLLIN)))
+        var descriptors = [pollfd](repeating: pollfd(), count: max(count, 1))
+        let filled = Int(snd_seq_poll_descriptors(sequencer.handle, &descriptors, UInt32(descriptors.count), Int16(POLLIN)))
+        while !stopRequested.load(ordering: .acquiring) {
+            _ = poll(&descriptors, nfds_t(filled), Self.pollTimeoutMilliseconds)
+            readAvailable()
+        }
+    }
+
+    /// Reads until the kernel has nothing more (`-EAGAIN` on the non-blocking handle).
+    private func readAvailable() {
+        var readSinceCheck = 0
+        while true {
+            var event: UnsafeMutablePointer<snd_seq_event_t>?
+            let result = snd_seq_event_input(sequencer.handle, &event)
+            if result == -EAGAIN { return }
+            if result == -ENOSPC {
+                // The kernel's input FIFO overflowed and was emptied: events were lost
+                // before we could read them (a flood faster than we read).
+                let overruns = statistics.inputOverruns.add(1, ordering: .relaxed).newValue
+                if Self.isPowerOfTen(overruns) {
+                    report("ALSA: controller input overflowed (\(overruns) time\(overruns == 1 ? "" : "s")): "
+                           + "some MIDI input was dropped by the kernel")
+                }
+                continue
+            }
+            if result < 0 {
+                report("\(SequencerError("snd_seq_event_input", code: result))")
+                return
+            }
+            guard let event else { continue }
+            handle(event.pointee)
+            readSinceCheck += 1
+            if readSinceCheck >= 256 {
+                readSinceCheck = 0
+                if stopRequested.load(ordering: .relaxed) { return }
+            }
+        }
+    }
+
+    /// Overflows are reported the 1st, 10th, 100th … time: a flood says so without flooding the terminal.
+    static func isPowerOfTen(_ n: Int) -> Bool {
+        var n = n
+        while n >= 10 && n % 10 == 0 { n /= 10 }
+        return n == 1
+    }
+
+    private func handle(_ event: snd_seq_event_t) {
+        if event.dest.port == announcePort && event.source.client == UInt8(SND_SEQ_CLIENT_SYSTEM) {
+            connector.handle(announcement: event)
+            return
+        }
+        guard event.dest.port == controlPort else { return }
+        switch DecodedInput(event) {
+        case .message(let message):
+            statistics.inputMessages.add(1, ordering: .relaxed)
+            ring?.pointer.pointee.push(ControlInputEvent(message: message, microseconds: MonotonicClock.microseconds()))
+        case .ignored:
+            statistics.ignoredInput.add(1, ordering: .relaxed)
+        case .malformed:
+            statistics.malformedInput.add(1, ordering: .relaxed)
+        }
+    }
+}

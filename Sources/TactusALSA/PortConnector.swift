@@ -1,0 +1,94 @@
+import CALSA
+import CShims
+import Glibc
+
+/// Keeps the connections the user asked for (`--alsa-clock-to`,
+/// `--alsa-control-from`): made at start when the port is there, made later when
+/// the System Announce port (0:1) reports that it appeared, noted (never fatal)
+/// when it goes away, and made again when it comes back.
+///
+/// Used by the thread that opens the client, then only by the input thread,
+/// which receives the announcements.
+final class PortConnector: @unchecked Sendable {
+    /// One connection the user asked for.
+    struct Wanted {
+        var specifier: PortSpecifier
+        /// The other end must be a source (we read from it) or a destination (we write to it).
+        var direction: PortSpecifier.Direction
+        /// Our port at this end.
+        var ownPort: SequencerAddress
+        /// The port it is connected to now.
+        var connected: SequencerPort?
+        /// The last problem reported, so the same one is not repeated on every announcement.
+        var lastProblem: String?
+    }
+
+    private let sequencer: Sequencer
+    private let report: @Sendable (String) -> Void
+    private(set) var wanted: [Wanted] = []
+
+    init(sequencer: Sequencer, report: @escaping @Sendable (String) -> Void) {
+        self.sequencer = sequencer
+        self.report = report
+    }
+
+    func want(_ specifier: PortSpecifier, direction: PortSpecifier.Direction, ownPort: SequencerAddress) {
+        wanted.append(Wanted(specifier: specifier, direction: direction, ownPort: ownPort))
+    }
+
+    /// Connects whatever is waiting and can be found now.
+    func connectWaiting(initially: Bool = false) {
+        guard wanted.contains(where: { $0.connected == nil }) else { return }
+        let ports = sequencer.ports()
+        for index in wanted.indices where wanted[index].connected == nil {
+            let w = wanted[index]
+            guard let port = w.specifier.resolve(in: ports, direction: w.direction) else {
+                if initially {
+                    note(index, "ALSA: no \(w.direction == .source ? "MIDI source" : "MIDI destination") '\(w.specifier)' yet; "
+                         + "it will be connected when it appears")
+                }
+                continue
+            }
+            do throws(SequencerError) {
+                switch w.direction {
+                case .source: try sequencer.subscribe(from: port.address, to: w.ownPort)
+                case .destination: try sequencer.subscribe(from: w.ownPort, to: port.address)
+                }
+                wanted[index].connected = port
+                wanted[index].lastProblem = nil
+                report(w.direction == .source ? "ALSA: \(port) → control" : "ALSA: clock → \(port)")
+            } catch let error where error.code == -EBUSY {
+                // Already connected (by an earlier run of ours, or by hand with aconnect): fine.
+                wanted[index].connected = port
+            } catch {
+                note(index, "ALSA: cannot connect '\(w.specifier)' (\(port)): \(error)")
+            }
+        }
+    }
+
+    /// Reacts to one event from the System Announce port.
+    func handle(announcement event: snd_seq_event_t) {
+        let address = event.data.addr
+        switch UInt32(event.type) {
+        case SND_SEQ_EVENT_CLIENT_START.rawValue, SND_SEQ_EVENT_CLIENT_CHANGE.rawValue,
+             SND_SEQ_EVENT_PORT_START.rawValue, SND_SEQ_EVENT_PORT_CHANGE.rawValue:
+            connectWaiting()
+        case SND_SEQ_EVENT_PORT_EXIT.rawValue, SND_SEQ_EVENT_CLIENT_EXIT.rawValue:
+            let wholeClient = UInt32(event.type) == SND_SEQ_EVENT_CLIENT_EXIT.rawValue
+            for index in wanted.indices {
+                guard let port = wanted[index].connected, port.address.client == address.client,
+                      wholeClient || port.address.port == address.port else { continue }
+                wanted[index].connected = nil
+                report("ALSA: \(port) went away; it will be connected again when it comes back")
+            }
+        default:
+            break
+        }
+    }
+
+    private func note(_ index: Int, _ message: String) {
+        guard wanted[index].lastProblem != message else { return }
+        wanted[index].lastProblem = message
+        report(message)
+    }
+}
