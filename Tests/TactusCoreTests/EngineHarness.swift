@@ -95,6 +95,21 @@ final class EngineHarness {
         impulseValue.first { $0.value == v }?.key ?? .commit
     }
 
+    /// Renders 256-frame blocks (a common JACK period) until `frame` ≥ `end`.
+    func render(until end: Int64) {
+        while frame < end { renderBlock(256) }
+    }
+
+    /// Accent symbol of each click onset: X accent, x beat, - subdivision.
+    var onsetSymbols: [String] {
+        onsets.map { $0.sound == .accent ? "X" : $0.sound == .beat ? "x" : "-" }
+    }
+
+    var clocks: [Int64] { clockFrames }
+    var otherMIDI: [(frame: Int64, status: UInt8)] {
+        midi.filter { $0.bytes.status != MIDIStatus.timingClock }.map { ($0.frame, $0.bytes.status) }
+    }
+
     var clockFrames: [Int64] { midi.filter { $0.bytes.status == MIDIStatus.timingClock }.map(\.frame) }
     var statusBytes: [UInt8] { midi.map(\.bytes.status) }
 }

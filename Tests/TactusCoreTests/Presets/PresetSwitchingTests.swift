@@ -7,13 +7,6 @@ import Testing
 struct PresetSwitchingTests {
     static let fourFour120 = #"{ "format": 1, "name": "Four", "tempo": 120, "meter": "4/4" }"#
     static let sevenEight133 = #"{ "format": 1, "name": "Seven", "tempo": 133, "meter": "7/8", "accents": "X.xXx.x" }"#
-    /// Peak of the synthesised clicks at gain 1 (`ClickSynthesizer`): accent 0.9, beat 0.7.
-    static let accentLevel: Float = 0.9
-    static let beatLevel: Float = 0.7
-
-    func kind(_ level: Float) -> String {
-        abs(level - PresetSwitchingTests.accentLevel) < 1e-6 ? "X" : abs(level - PresetSwitchingTests.beatLevel) < 1e-6 ? "x" : "?\(level)"
-    }
 
     @Test func fourFourAt120ToSevenEightAt133LandsOnTheBarLineWithNoTickLostOrDoubled() throws {
         let four = try decode(PresetSwitchingTests.fourFour120)
@@ -53,7 +46,7 @@ struct PresetSwitchingTests {
         }
         expectedOnsets.append((eighth(14), "X"))
         #expect(h.onsets.map(\.frame) == expectedOnsets.map(\.0))
-        #expect(h.onsets.map { kind($0.level) } == expectedOnsets.map(\.1))
+        #expect(h.onsetSymbols == expectedOnsets.map(\.1))
         #expect(h.onsets.map(\.frame)[4...9] == [96_000, 139_308, 160_962, 182_617, 225_925, 247_579])
         #expect(h.control.pointee.status.barChanges.load(ordering: .relaxed) == 1)
         #expect(h.control.pointee.status.tempoHundredths.load(ordering: .relaxed) == 13_300)
@@ -72,7 +65,7 @@ struct PresetSwitchingTests {
         // Beat 3 of the 4/4 bar (48 000) becomes the first beat of a 7/8 bar.
         #expect(h.clocks[46...49] == [46_000, 47_000, 48_000, 49_805])
         #expect(h.onsets.map(\.frame) == [0, 24_000, 48_000, 91_308])
-        #expect(h.onsets.map { kind($0.level) } == ["X", "x", "X", "x"])
+        #expect(h.onsetSymbols == ["X", "x", "X", "x"])
     }
 
     @Test func programChangeSwitchesAtTheNextBarLineThroughTheSwitcher() throws {
