@@ -460,7 +460,7 @@ public struct Engine: ~Copyable {
     /// A clock tick whose frame may already have passed (after skipped cycles):
     /// sent at the block's first frame when slightly late, dropped when very late.
     private mutating func emitMIDI(_ bytes: MIDIBytes, gridFrame: Int64, lateFrom blockStart: Int64, status: borrowing EngineStatus) {
-        var frame = max(gridFrame + clockDelay, lastMIDIFrame)
+        var frame = gridFrame + clockDelay
         if frame < blockStart {
             if blockStart - frame > maximumLateness {
                 status.droppedEvents.add(1, ordering: .relaxed)
@@ -469,6 +469,7 @@ public struct Engine: ~Copyable {
             status.lateEvents.add(1, ordering: .relaxed)
             frame = blockStart
         }
+        frame = max(frame, lastMIDIFrame)
         if midiQueue.append(TimedMIDIEvent(frame: frame, bytes: bytes)) {
             lastMIDIFrame = frame
         } else {
