@@ -1,0 +1,74 @@
+import Testing
+@testable import TactusCLI
+
+/// Issue 2: "a bad or out-of-range value prints one clear line naming the option
+/// and the allowed range, exit status 2."
+@Suite("Command-line errors")
+struct CommandLineErrorTests {
+    static let cases: [([String], String)] = [
+        (["--bpm", "0"], "tactus: --bpm '0' is not valid: a tempo from 1 to 999 BPM, at most two decimals (e.g. 97.3)"),
+        (["--bpm", "1000"], "tactus: --bpm '1000' is not valid: a tempo from 1 to 999 BPM, at most two decimals (e.g. 97.3)"),
+        (["--bpm", "97.333"], "tactus: --bpm '97.333' is not valid: a tempo from 1 to 999 BPM, at most two decimals (e.g. 97.3)"),
+        (["--bpm=fast"], "tactus: --bpm 'fast' is not valid: a tempo from 1 to 999 BPM, at most two decimals (e.g. 97.3)"),
+        (["--bpm"], "tactus: --bpm needs a value: a tempo from 1 to 999 BPM, at most two decimals (e.g. 97.3)"),
+        (["--meter", "7/9"], "tactus: --meter '7/9' is not valid: N/D with N from 1 to 32 and D one of 1, 2, 4, 8, 16, 32 (e.g. 7/8)"),
+        (["--meter", "33/4"], "tactus: --meter '33/4' is not valid: N/D with N from 1 to 32 and D one of 1, 2, 4, 8, 16, 32 (e.g. 7/8)"),
+        (["-m", "four"], "tactus: -m 'four' is not valid: N/D with N from 1 to 32 and D one of 1, 2, 4, 8, 16, 32 (e.g. 7/8)"),
+        (["--accents", "X-x"], "tactus: --accents 'X-x' is not valid: one symbol a beat: X accent, x normal, . silent (e.g. X.x.x..), up to 32"),
+        (["--subdivision", "quintuplets"], "tactus: --subdivision 'quintuplets' is not valid: one of none, eighths, triplets, sixteenths, swing"),
+        (["--gain", "20"], "tactus: --gain '20' is not valid: a gain in dB from -60 to 12"),
+        (["--clock-offset", "-2500"], "tactus: --clock-offset '-2500' is not valid: milliseconds from -2000 to 2000, negative sends the clock early"),
+        (["--pressure-mode", "hard"], "tactus: --pressure-mode 'hard' is not valid: levels or continuous"),
+        (["--control-channel", "17"], "tactus: --control-channel '17' is not valid: a MIDI channel from 1 to 16, or omni"),
+        (["--up-key", "128"], "tactus: --up-key '128' is not valid: a MIDI note number from 0 to 127"),
+        (["--switch", "later"], "tactus: --switch 'later' is not valid: bar (at the next bar line) or now (at the next beat)"),
+        (["--alsa-lookahead", "0"], "tactus: --alsa-lookahead '0' is not valid: milliseconds from 1 to 100"),
+        (["render", "x.wav", "--seconds", "0"], "tactus: --seconds '0' is not valid: a duration in seconds, more than 0 and at most 86400"),
+        (["render", "x.wav", "--seconds", "1", "-r", "4000"], "tactus: -r '4000' is not valid: a sample rate from 8000 to 192000 Hz"),
+        (["render", "x.wav", "--seconds", "1", "--format", "8"], "tactus: --format '8' is not valid: one of 16, 24, float"),
+        (["--frobnicate"], "tactus: unknown option '--frobnicate' (tactus --help lists them)"),
+        (["--mute=yes"], "tactus: --mute takes no value"),
+        (["-n", ""], "tactus: -n '' is not valid: a JACK client name of 1 to 63 bytes"),
+    ]
+
+    @Test("Each bad value: one line naming the option and what is allowed", arguments: cases)
+    func badValue(words: [String], message: String) {
+        #expect(throws: OptionError(message)) { try OptionParser.parse(words) }
+    }
+
+    @Test("The command exits with status 2 and prints exactly that line", arguments: cases.prefix(4) + cases.suffix(3))
+    func exitStatusTwo(words: [String], message: String) throws {
+        let r = try TactusProcess.run(words)
+        #expect(r.status == 2)
+        #expect(r.standardError == message + "\n")
+        #expect(r.standardOutput.isEmpty)
+    }
+
+    @Test func accentsMustHaveOneSymbolABeatOfTheMeter() throws {
+        let r = try TactusProcess.run(["render", "/tmp/never.wav", "--seconds", "1", "--meter", "7/8", "--accents", "X.x"])
+        #expect(r.status == 2)
+        #expect(r.standardError == "tactus: --accents 'X.x' has 3 beats but the meter 7/8 has 7: give one symbol a beat\n")
+    }
+
+    @Test func renderWithoutSecondsOrFileSaysWhatItNeeds() throws {
+        #expect(try TactusProcess.run(["render", "x.wav"]).standardError == "tactus: render needs --seconds N: the length of the click track\n")
+        #expect(try TactusProcess.run(["render", "--seconds", "2"]).standardError == "tactus: render needs exactly one output file: tactus render OUT.wav --seconds N\n")
+    }
+
+    @Test func helpAndVersionExitZero() throws {
+        let help = try TactusProcess.run(["--help"])
+        #expect(help.status == 0 && help.standardOutput.hasPrefix("Usage: tactus"))
+        let version = try TactusProcess.run(["--version"])
+        #expect(version.status == 0 && version.standardOutput == "tactus \(Help.version)\n")
+    }
+
+    @Test func longOptionsTakeTheirValueWithOrWithoutEquals() throws {
+        let a = try OptionParser.parse(["--bpm=97.3", "--meter", "7/8", "-a", "X.x.x..", "--subdivision=triplets", "system:playback_1"])
+        #expect(a.tempo?.hundredths == 9730)
+        #expect(a.meter?.description == "7/8")
+        #expect(a.accents?.description == "X.x.x..")
+        #expect(a.subdivision == .triplets)
+        #expect(a.arguments == ["system:playback_1"])
+        #expect(a.command == .run)
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+@testable import TactusCLI
+import TactusCore
+
+/// `tactus render`: the file a musician gets, read back with libsndfile.
+@Suite("tactus render")
+struct RenderCommandTests {
+    func temporary(_ name: String) -> String {
+        NSTemporaryDirectory() + "tactus-render-\(UUID().uuidString)-\(name)"
+    }
+
+    /// Onsets: a nonzero sample after at least 64 zero samples (a click is 35 ms of
+    /// a decaying cosine whose first sample is its peak, then exact silence).
+    func onsets(_ samples: [Float]) -> [Int] {
+        var result: [Int] = []
+        var zeros = 64
+        for (i, s) in samples.enumerated() {
+            if s != 0 && zeros >= 64 { result.append(i) }
+            zeros = s == 0 ? zeros + 1 : 0
+        }
+        return result
+    }
+
+    @Test("The WAV file has the asked sample rate and length, and its onsets are on the 97.3 BPM grid", arguments: [44_100, 48_000, 96_000])
+    func wavReadBack(sampleRate: Int) throws {
+        let wav = temporary("click.wav"), log = temporary("midi.log")
+        defer { try? FileManager.default.removeItem(atPath: wav); try? FileManager.default.removeItem(atPath: log) }
+        let r = try TactusProcess.run(["render", wav, "--seconds", "30", "--bpm", "97.3", "-r", "\(sampleRate)", "--midi-log", log])
+        #expect(r.status == 0, "\(r.standardError)")
+        let audio = try WAVReader.read(path: wav)
+        #expect(audio.sampleRate == sampleRate)
+        #expect(audio.samples.count == 30 * sampleRate)
+        let found = onsets(audio.samples)
+        let framesPerBeat = Double(sampleRate) * 60 / 97.3
+        #expect(found.count == Int((Double(30 * sampleRate) / framesPerBeat).rounded(.up)))
+        for (n, f) in found.enumerated() { #expect(abs(Double(f) - Double(n) * framesPerBeat) <= 0.5) }
+        // The log: Start and clock on frame 0, clocks on the grid, Stop and Song Position at the end.
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(lines.prefix(2) == ["0 FA start", "0 F8 clock"])
+        let clocks = lines.filter { $0.hasSuffix(" F8 clock") }.map { Int($0.split(separator: " ")[0])! }
+        #expect(clocks.count == Int((Double(30 * sampleRate) / (framesPerBeat / 24) - 0.5).rounded(.up)))
+        for (n, f) in clocks.enumerated() { #expect(abs(Double(f) - Double(n) * framesPerBeat / 24) <= 0.5) }
+        let spp = clocks.count / 6
+        #expect(lines.suffix(2) == ["\(30 * sampleRate) FC stop", "\(30 * sampleRate) F2 \(hex(spp & 0x7F)) \(hex(spp >> 7)) song-position \(spp)"])
+        // 16-bit: the accent's first sample is its peak, 0.9 (the synthesiser's level) in 16 bits.
+        #expect(abs(audio.samples[found[0]] - 0.9) < 1.0 / 32_768 + 1e-6)
+    }
+
+    func hex(_ v: Int) -> String { (v < 16 ? "0" : "") + String(v, radix: 16, uppercase: true) }
+
+    @Test func gainAndFormatReachTheFile() throws {
+        let wav = temporary("quiet.wav")
+        defer { try? FileManager.default.removeItem(atPath: wav) }
+        let r = try TactusProcess.run(["render", wav, "--seconds", "1", "--gain", "-6", "--format", "float"])
+        #expect(r.status == 0)
+        let audio = try WAVReader.read(path: wav)
+        // -6 dB = 0.501187…; the accent peaks at 0.9.
+        #expect(abs(audio.samples[0] - 0.9 * 0.501_187_2) < 1e-5)
+    }
+
+    @Test func aUserSampleReplacesTheAccent() throws {
+        let sample = temporary("accent.wav"), wav = temporary("out.wav")
+        defer { try? FileManager.default.removeItem(atPath: sample); try? FileManager.default.removeItem(atPath: wav) }
+        do {
+            let writer = try WAVWriter(path: sample, sampleRate: 48_000, format: .float)
+            let impulse: [Float] = [0.25, -0.25, 0.125]
+            try writer.write(impulse, frames: 3)
+        } // closed here, when the writer is released
+        let r = try TactusProcess.run(["render", wav, "--seconds", "1", "--format", "float", "--sample-accent", sample])
+        #expect(r.status == 0, "\(r.standardError)")
+        let audio = try WAVReader.read(path: wav)
+        #expect(Array(audio.samples.prefix(4)) == [0.25, -0.25, 0.125, 0])
+    }
+
+    @Test func aMissingSampleFileIsNamed() throws {
+        let r = try TactusProcess.run(["render", temporary("x.wav"), "--seconds", "1", "--sample-beat", "/nonexistent/beat.wav"])
+        #expect(r.status == 2)
+        #expect(r.standardError.hasPrefix("tactus: cannot read '/nonexistent/beat.wav': "))
+    }
+}
