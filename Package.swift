@@ -12,7 +12,7 @@ let package = Package(
         // Static inline wrappers for what Swift cannot import: variadic functions and macros.
         .target(name: "CShims", dependencies: ["CJack", "CALSA"]),
         // The pure engine: grid, clock, sound, MIDI, real-time state, controller, presets. No I/O.
-        .target(name: "TactusCore"),
+        .target(name: "TactusCore", swiftSettings: [.define("REALTIME_CHECKS", .when(configuration: .release))]),
         // The ALSA sequencer client: clock scheduler, controller input, port discovery.
         .target(name: "TactusALSA", dependencies: ["TactusCore", "CALSA", "CShims"]),
         // The command line: options, subcommands, wiring of the layers below.

@@ -9,7 +9,7 @@ public enum Subdivision: String, Sendable, Hashable, CaseIterable, BitwiseCopyab
 
     /// Subdivision clicks stop from 300 BPM up (the source app switches its
     /// divide setting back to 1 when the tempo reaches 300) and return below.
-    public static let cutoff = BPM(hundredths: 30_000)
+    public static var cutoff: BPM { BPM(hundredths: 30_000) }
 
     /// Offsets, in fractions of a beat, of the clicks inside a beat after the beat itself.
     /// Returned as (numerator, denominator) pairs so that pulse positions stay exact.
