@@ -18,6 +18,8 @@ let package = Package(
         // The command line: options, subcommands, wiring of the layers below.
         .target(name: "TactusCLI", dependencies: ["TactusCore", "TactusALSA", "CJack", "CShims", "CSndfile"]),
         .executableTarget(name: "tactus", dependencies: ["TactusCLI"]),
+        // The JACK client: process callback, ports, reconnection.
+        .target(name: "TactusJACK", dependencies: ["TactusCore", "CJack", "CShims"]),
         .testTarget(name: "TactusCoreTests", dependencies: ["TactusCore"]),
         .testTarget(name: "TactusALSATests", dependencies: ["TactusALSA", "TactusCore", "CALSA", "CShims"]),
         .testTarget(name: "TactusCLITests", dependencies: ["TactusCLI", "TactusCore", "CSndfile"]),
