@@ -4,6 +4,10 @@ import PackageDescription
 
 let package = Package(
     name: "Tactus",
+    products: [
+        // Loaded with LD_PRELOAD by the JACK real-time test.
+        .library(name: "RTProbe", type: .dynamic, targets: ["RTProbe"]),
+    ],
     targets: [
         // C libraries from Debian, one system-library module each.
         .systemLibrary(name: "CJack", pkgConfig: "jack", providers: [.apt(["libjack-jackd2-dev"])]),
@@ -20,6 +24,10 @@ let package = Package(
         .executableTarget(name: "tactus", dependencies: ["TactusCLI"]),
         // The JACK client: process callback, ports, reconnection.
         .target(name: "TactusJACK", dependencies: ["TactusCore", "CJack", "CShims"]),
+        // JACK test companion (recorder, MIDI sender, harness) and the LD_PRELOAD real-time probe.
+        .executableTarget(name: "tactus-jack-probe", dependencies: ["TactusJACK", "TactusCore", "CJack", "CShims"], path: "Tests/JackProbe"),
+        .target(name: "RTProbe", path: "Tests/RTProbe"),
+        .testTarget(name: "TactusJACKTests", dependencies: ["TactusJACK", "TactusCore"]),
         .testTarget(name: "TactusCoreTests", dependencies: ["TactusCore"]),
         .testTarget(name: "TactusALSATests", dependencies: ["TactusALSA", "TactusCore", "CALSA", "CShims"]),
         .testTarget(name: "TactusCLITests", dependencies: ["TactusCLI", "TactusCore", "CSndfile"]),

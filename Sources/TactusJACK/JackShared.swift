@@ -16,6 +16,8 @@ public struct JackShared: ~Copyable, @unchecked Sendable {
     public let cycles = Atomic<Int>(0)
     /// Frames in the last cycle (the JACK period).
     public let period = Atomic<Int>(0)
+    /// Control input messages received (pushed or dropped).
+    public let controlInputReceived = Atomic<Int>(0)
     /// Clock events JACK had no room for in the `clock` port buffer.
     public let clockEventsLost = Atomic<Int>(0)
 

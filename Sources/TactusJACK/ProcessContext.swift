@@ -120,7 +120,8 @@ enum ProcessCycle {
                     let byte = bytes[i]
                     // TactusCore's parser: another module, out of the checker's sight.
                     if let message = _unsafePerformance({ context.pointee.decoder.parse(byte) }) {
-                        _ = _unsafePerformance {
+                        _unsafePerformance {
+                            shared.pointee.controlInputReceived.add(1, ordering: .relaxed)
                             shared.pointee.controlInput.push(ControlInputEvent(message: message, microseconds: microseconds))
                         }
                     }
