@@ -87,18 +87,14 @@ enum ProcessCycle {
         }
     }
 
-    /// The same render on scratch buffers, before `jack_activate`: the first
-    /// real cycle then runs through code and data already touched (pages faulted
-    /// in, lazy runtime state set up), not for the first time on the RT thread.
+    /// The dry cycle, before `jack_activate`: the whole cycle once on the real
+    /// context, into the port buffers of the not yet active client (scratch
+    /// memory nobody reads), so the first real cycle runs through code and data
+    /// already touched. The engine is stopped, so nothing is lost; the first real
+    /// cycle then continues where this one ended.
     static func dryRun(_ context: UnsafeMutablePointer<ProcessContext>, frames: Int) {
-        let click = UnsafeMutablePointer<Float>.allocate(capacity: frames)
-        let feedback = UnsafeMutablePointer<Float>.allocate(capacity: frames)
-        defer { click.deallocate(); feedback.deallocate() }
-        let start = context.pointee.endFrame
-        render(context, frames: frames, at: start, click: click, feedback: feedback)
-        var decoder = InterimMIDIDecoder()
-        for byte: UInt8 in [0x90, 60, 100, 0xD0, 64, 0xA0, 60, 9, 0xC0, 1, 0xB0, 1, 2, 0x80, 60, 0] { _ = decoder.parse(byte) }
-        context.pointee.endFrame = start + Int64(frames)
+        context.pointee.timeline.resume(at: context.pointee.endFrame)
+        run(context, frames: jack_nframes_t(frames))
         context.pointee.timeline.resume(at: context.pointee.endFrame)
     }
 

@@ -62,6 +62,7 @@ enum MetronomeHarness {
         }
         log.append("control-input received \(received) dropped \(metronome.shared.pointee.controlInput.dropped.load(ordering: .relaxed))")
         log.append("tempo-changes \(sweepIndex + tempoIndex)")
+        log.append("clicks-played \(control.pointee.status.clicksPlayed.load(ordering: .relaxed)) clocks-sent \(control.pointee.status.clocksSent.load(ordering: .relaxed))")
         log.append("clock-events-lost \(metronome.shared.pointee.clockEventsLost.load(ordering: .relaxed))")
         if let eventsPath { writeFile(eventsPath, log.joined(separator: "\n") + "\n") }
         return status

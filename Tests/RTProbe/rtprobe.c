@@ -22,6 +22,7 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <execinfo.h>
 #include <errno.h>
 #include <pthread.h>
 #include <semaphore.h>
@@ -58,8 +59,20 @@ static atomic_ulong counts[C_COUNT];
 static atomic_ulong cycles;
 static __thread int in_callback __attribute__((tls_model("initial-exec")));
 
+static int trace_enabled;   /* TACTUS_RTPROBE_TRACE=1: a backtrace on stderr for every counted call */
+static __thread int tracing __attribute__((tls_model("initial-exec")));
+
 static inline void count(int which) {
-    if (in_callback) atomic_fetch_add_explicit(&counts[which], 1, memory_order_relaxed);
+    if (!in_callback) return;
+    atomic_fetch_add_explicit(&counts[which], 1, memory_order_relaxed);
+    if (trace_enabled && !tracing) {
+        tracing = 1;
+        void *frames[40];
+        int n = backtrace(frames, 40);
+        dprintf(2, "rtprobe: %s in the process callback:\n", names[which]);
+        backtrace_symbols_fd(frames, n, 2);
+        tracing = 0;
+    }
 }
 
 unsigned long tactus_rtprobe_violations(void) {
@@ -182,7 +195,11 @@ int sem_post(sem_t *s) { FORWARD(C_SEM_POST, sem_post, (s)) }
 
 /* ---- report ---- */
 
-__attribute__((constructor)) static void start(void) { resolve(); }
+__attribute__((constructor)) static void start(void) {
+    resolve();
+    const char *trace = getenv("TACTUS_RTPROBE_TRACE");
+    trace_enabled = trace && trace[0] == '1';
+}
 
 __attribute__((destructor)) static void report(void) {
     const char *path = getenv("TACTUS_RTPROBE_REPORT");
