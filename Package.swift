@@ -20,7 +20,7 @@ let package = Package(
         // The ALSA sequencer client: clock scheduler, controller input, port discovery.
         .target(name: "TactusALSA", dependencies: ["TactusCore", "CALSA", "CShims"]),
         // The command line: options, subcommands, wiring of the layers below.
-        .target(name: "TactusCLI", dependencies: ["TactusCore", "TactusALSA", "CJack", "CShims", "CSndfile"]),
+        .target(name: "TactusCLI", dependencies: ["TactusCore", "TactusALSA", "TactusJACK", "CJack", "CShims", "CSndfile"]),
         .executableTarget(name: "tactus", dependencies: ["TactusCLI"]),
         // The JACK client: process callback, ports, reconnection.
         .target(name: "TactusJACK", dependencies: ["TactusCore", "CJack", "CShims"]),

@@ -59,7 +59,8 @@ public final class JackMetronome {
         shared.initialize(to: JackShared(controlInputCapacity: options.controlInputCapacity, clockStreamCapacity: options.clockStreamCapacity))
         notices = .allocate(capacity: 1)
         notices.initialize(to: JackNotices())
-        connections = options.clickConnections.flatMap { [JackConnection(port: .click, other: $0), JackConnection(port: .feedback, other: $0)] }
+        connections = options.clickConnections.map { JackConnection(port: .click, other: $0) }
+            + (options.feedbackConnections ?? options.clickConnections).map { JackConnection(port: .feedback, other: $0) }
             + options.clockConnections.map { JackConnection(port: .clock, other: $0) }
             + options.controlConnections.map { JackConnection(port: .control, other: $0) }
         TerminationSignals.block()
@@ -144,6 +145,9 @@ public final class JackMetronome {
     @discardableResult
     public func connect() -> Bool {
         let newClient: JackClient
+        // libjack narrates a failed open line by line; the status bits say it in one.
+        jack_set_error_function(tactusSilentJackError)
+        jack_set_info_function(tactusSilentJackError)
         do {
             newClient = try JackClient(name: options.clientName, server: options.serverName)
         } catch {
@@ -151,11 +155,11 @@ public final class JackMetronome {
                 log("\(error); retrying every second (Ctrl-C to quit)")
                 saidWaiting = true
             }
-            jack_set_error_function(tactusSilentJackError)
             lostAt = lostAt ?? .now
             return false
         }
         jack_set_error_function(tactusJackError)
+        jack_set_info_function(tactusSilentJackError)
         do {
             try attach(newClient)
         } catch {
@@ -317,6 +321,9 @@ public final class JackMetronome {
         pending = connections
         pendingUntil = .now + .seconds(10)
         connectPending(client)
+        if !pending.isEmpty {
+            log("waiting up to 10 s for \(Set(pending.map(\.other)).sorted().joined(separator: ", ")) to appear")
+        }
     }
 
     /// Makes the connections whose other end exists; the rest wait (another

@@ -8,6 +8,9 @@ public struct JackRunOptions: Sendable {
     public var serverName: String?
     /// Positional arguments: ports the `click` (and `feedback`) outputs connect to at start.
     public var clickConnections: [String] = []
+    /// `--connect-feedback`: ports the `feedback` output connects to at start; nil:
+    /// the same ports as `click`, so the cues are heard where the click is.
+    public var feedbackConnections: [String]?
     /// `--connect-clock`: ports the `clock` MIDI output connects to at start.
     public var clockConnections: [String] = []
     /// `--connect-control`: MIDI outputs connected to the `control` input at start.

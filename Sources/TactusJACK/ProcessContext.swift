@@ -25,7 +25,8 @@ struct ProcessContext: ~Copyable {
     /// The MIDI events of one cycle, reused every cycle.
     var events = MIDIEventBuffer(capacity: 1024)
     var timeline = FrameTimeline()
-    var decoder = InterimMIDIDecoder()
+    /// Running status and real-time interleaving across events (MIDI 1.0 receiver rules).
+    var parser = MIDIParser()
     /// Where the last rendered block ended, so a new server continues from there.
     var endFrame: Int64 = 0
 
@@ -115,7 +116,9 @@ enum ProcessCycle {
                 while i < event.size {
                     let byte = bytes[i]
                     // TactusCore's parser: another module, out of the checker's sight.
-                    if let message = _unsafePerformance({ context.pointee.decoder.parse(byte) }) {
+                    // Only channel messages are the controller's; a clock or
+                    // Start/Stop arriving here is not for the control thread.
+                    if let message = _unsafePerformance({ context.pointee.parser.parse(byte) }), _unsafePerformance({ message.channel != nil }) {
                         _unsafePerformance {
                             shared.pointee.controlInputReceived.add(1, ordering: .relaxed)
                             shared.pointee.controlInput.push(ControlInputEvent(message: message, microseconds: microseconds))

@@ -71,7 +71,7 @@ enum Rehearsal {
     /// One message of every kind the `control` port parses.
     private static func writeChannelMessages(into buffer: UnsafeMutableRawPointer) {
         RealtimeJack.clear(buffer)
-        let messages: [[UInt8]] = [[0x90, 60, 100], [0xD0, 64], [0xA0, 60, 9], [0xC0, 1], [0xB0, 1, 2], [0xE0, 0, 64], [0x80, 60, 0], [0xF8]]
+        let messages: [[UInt8]] = [[0x90, 60, 100], [0xD0, 64], [0xA0, 60, 9], [0xC0, 1], [0xB0, 1, 2], [0xE0, 0, 64], [0x80, 60, 0], [0xF8], [0xF0, 1, 0xF7], [0xF2, 1, 0]]
         for (offset, bytes) in messages.enumerated() {
             guard let data = jack_midi_event_reserve(buffer, jack_nframes_t(offset), bytes.count) else { continue }
             for (i, b) in bytes.enumerated() { data[i] = b }
