@@ -23,7 +23,7 @@ enum MetronomeHarness {
         options.controlConnections = args.values("--connect-control")
         let sweep = args.value("--tempo-sweep").map(parseSweep)
         let tempoAt = args.values("--tempo-at").map(parseAt).sorted { $0.0 < $1.0 }
-        let transportAt = args.values("--transport-at").map(parseTransport).sorted { $0.0 < $1.0 }
+        let transportAt = args.values("--transport-at").map(parseTransport).sorted { $0.time < $1.time }
         let eventsPath = args.value("--events")
         options.clickConnections = args.positionals
 
@@ -53,10 +53,9 @@ enum MetronomeHarness {
                 log.append("tempo \(tempo) jack-frame \(m.jackFrameTime.map(String.init) ?? "none")")
                 tempoIndex += 1
             }
-            while transportIndex < transportAt.count, now - started >= Int64(transportAt[transportIndex].0 * 1e6) {
-                let command = transportAt[transportIndex].1
-                m.control.pointee.commands.push(command)
-                log.append("transport \(command) jack-frame \(m.jackFrameTime.map(String.init) ?? "none")")
+            while transportIndex < transportAt.count, now - started >= Int64(transportAt[transportIndex].time * 1e6) {
+                m.control.pointee.commands.push(transportAt[transportIndex].command)
+                log.append("transport \(transportAt[transportIndex].word) jack-frame \(m.jackFrameTime.map(String.init) ?? "none")")
                 transportIndex += 1
             }
         }
@@ -80,16 +79,17 @@ enum MetronomeHarness {
         return (t, BPM(b))
     }
 
-    static func parseTransport(_ text: String) -> (Double, EngineCommand) {
+    static func parseTransport(_ text: String) -> (time: Double, command: EngineCommand, word: String) {
         let parts = text.split(separator: ":")
         guard parts.count == 2, let t = Double(parts[0]) else { fail("--transport-at SEC:start|stop|continue|locate=BAR not \(text)") }
-        switch parts[1] {
-        case "start": return (t, .start)
-        case "stop": return (t, .stop)
-        case "continue": return (t, .continue)
+        let word = String(parts[1])
+        switch word {
+        case "start": return (t, .start, word)
+        case "stop": return (t, .stop, word)
+        case "continue": return (t, .continue, word)
         default:
-            guard parts[1].hasPrefix("locate="), let bar = Int32(parts[1].dropFirst(7)) else { fail("bad transport command \(parts[1])") }
-            return (t, .locate(bar: bar))
+            guard word.hasPrefix("locate="), let bar = Int32(word.dropFirst(7)) else { fail("bad transport command \(word)") }
+            return (t, .locate(bar: bar), word)
         }
     }
 }

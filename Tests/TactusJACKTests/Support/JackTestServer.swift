@@ -6,7 +6,7 @@ import Testing
 /// PID, so tests never touch a musician's server or each other's.
 final class JackTestServer {
     let name: String
-    let sampleRate: Int
+    private(set) var sampleRate: Int
     let period: Int
     private(set) var process: Process?
     let logURL: URL
@@ -30,8 +30,10 @@ final class JackTestServer {
 
     deinit { stop() }
 
-    /// Starts (or starts again, after `kill`) the server and waits until a client can open.
-    func start() throws {
+    /// Starts (or starts again, after `kill`, possibly at another rate) the server
+    /// and waits until a client can open.
+    func start(sampleRate rate: Int? = nil) throws {
+        if let rate { sampleRate = rate }
         process = try TestProcess.launch("/usr/bin/jackd", ["-n", name] + (synchronous ? ["-S"] : []) + ["-d", "dummy", "-r", "\(sampleRate)", "-p", "\(period)"], output: logURL)
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {

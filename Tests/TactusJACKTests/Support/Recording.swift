@@ -51,25 +51,33 @@ struct Recording {
 struct GridFit: CustomStringConvertible {
     let count: Int
     let maxError: Double
+    /// Worst error against the same grid with its phase chosen best: for a
+    /// series whose first element is itself a rounded grid position.
+    let fittedError: Double
     /// Elements whose grid index is not the previous one's + 1.
     let gaps: Int
     let driftPPM: Double
 
     init(_ frames: [Int64], interval: Double) {
         count = frames.count
-        guard let first = frames.first else { maxError = .infinity; gaps = 0; driftPPM = 0; return }
+        guard let first = frames.first else { maxError = .infinity; fittedError = .infinity; gaps = 0; driftPPM = 0; return }
         var worst = 0.0
+        var lowest = 0.0, highest = 0.0
         var gaps = 0
         var previousIndex: Int64 = -1
         var indices: [Double] = []
         for f in frames {
             let index = Int64((Double(f - first) / interval).rounded())
-            worst = max(worst, abs(Double(f - first) - Double(index) * interval))
+            let error = Double(f - first) - Double(index) * interval
+            worst = max(worst, abs(error))
+            lowest = min(lowest, error)
+            highest = max(highest, error)
             if index != previousIndex + 1 { gaps += 1 }
             previousIndex = index
             indices.append(Double(index))
         }
         maxError = worst
+        fittedError = (highest - lowest) / 2
         self.gaps = gaps
         // Slope of frame against grid index, compared with the nominal interval.
         let n = Double(frames.count)
@@ -80,5 +88,5 @@ struct GridFit: CustomStringConvertible {
         driftPPM = sxx > 0 ? (sxy / sxx / interval - 1) * 1e6 : 0
     }
 
-    var description: String { "\(count) events, max error \(maxError) frames, \(gaps) gaps, drift \(driftPPM) ppm" }
+    var description: String { "\(count) events, max error \(maxError) frames (best phase \(fittedError)), \(gaps) gaps, drift \(driftPPM) ppm" }
 }
