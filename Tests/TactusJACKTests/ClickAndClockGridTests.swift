@@ -12,10 +12,10 @@ extension JACKServerTests {
 
         static func session(period: Int) throws -> SessionResult {
             try SessionCache.shared.session("grid-\(period)") {
-                var specs = tempos.map { MetronomeSpec(name: "t\(Int($0))", arguments: ["--bpm", "\($0)"]) }
+                var specs = tempos.map { MetronomeSpec(name: "t\(Int($0))", arguments: ["--bpm", "\($0)"], isTactus: true) }
                 if period == 256 {
                     specs += offsets.enumerated().map { i, o in
-                        MetronomeSpec(name: "offset\(i)", arguments: ["--bpm", "\(tempos[i])", "--clock-offset", "\(o.ms)"])
+                        MetronomeSpec(name: "offset\(i)", arguments: ["--bpm", "\(tempos[i])", "--clock-offset", "\(o.ms)"], isTactus: true)
                     }
                 }
                 return try Session.record(period: period, seconds: 32, metronomes: specs)

@@ -6,6 +6,8 @@ struct MetronomeSpec: Sendable {
     var name: String
     var arguments: [String]
     var environment: [String: String] = [:]
+    /// The `tactus` command itself rather than the probe's scripted harness.
+    var isTactus = false
 }
 
 /// What a recorded session left: the recording (audio port i and MIDI port i
@@ -40,9 +42,11 @@ enum Session {
         var processes: [(MetronomeSpec, Process)] = []
         defer { for (_, p) in processes where p.isRunning { kill(p.processIdentifier, SIGKILL) } }
         for (i, spec) in metronomes.enumerated() {
-            let p = try TestProcess.launch(TestFiles.probe, ["metronome", "-s", server.name, "-n", spec.name,
-                                                             "--events", TestFiles.file("\(tag).\(spec.name).events").path]
-                                           + spec.arguments + ["rec:audio_\(i + 1)", "--connect-clock", "rec:midi_\(i + 1)"],
+            let command = spec.isTactus
+                ? [TestFiles.tactus, "run", "--no-alsa", "--no-interactive", "-s", server.name, "-n", spec.name]
+                : [TestFiles.probe, "metronome", "-s", server.name, "-n", spec.name, "--events", TestFiles.file("\(tag).\(spec.name).events").path]
+            let p = try TestProcess.launch(command[0], Array(command.dropFirst()) + spec.arguments
+                                           + ["rec:audio_\(i + 1)", "--connect-clock", "rec:midi_\(i + 1)"],
                                            output: TestFiles.file("\(tag).\(spec.name).log"), environment: spec.environment)
             processes.append((spec, p))
         }
