@@ -17,6 +17,7 @@ usage: tactus-jack-probe MODE [options]
            [--events FILE]
   allocate [--name N] [-s SERVER] [--seconds S]   (a process callback that mallocs and locks)
   transport start|stop [-s SERVER]
+  stall    --to PORT [-s SERVER] [--every SECONDS] [--milliseconds MS]   (xruns on purpose)
 """
 
 let arguments = CommandLine.arguments
@@ -28,5 +29,6 @@ case "send": exit(Sender.main(&rest))
 case "metronome": exit(MetronomeHarness.main(&rest))
 case "allocate": exit(Allocator.main(&rest))
 case "transport": exit(Transport.main(&rest))
+case "stall": exit(Staller.main(&rest))
 default: fail(usage)
 }

@@ -25,9 +25,9 @@ enum Session {
     /// Starts a private server, a recorder, the metronomes connected to it; after
     /// `seconds` sends SIGTERM to every metronome (each must send Stop and exit),
     /// then stops the recorder and the server.
-    static func record(period: Int, sampleRate: Int = 48000, seconds: Double, metronomes: [MetronomeSpec],
+    static func record(period: Int, sampleRate: Int = 48000, synchronous: Bool = true, seconds: Double, metronomes: [MetronomeSpec],
                        during: ((JackTestServer) throws -> Void)? = nil) throws -> SessionResult {
-        let server = try JackTestServer(sampleRate: sampleRate, period: period)
+        let server = try JackTestServer(sampleRate: sampleRate, period: period, synchronous: synchronous)
         defer { server.stop() }
         let tag = server.name
         let recordingURL = TestFiles.file("\(tag).recording")
