@@ -27,7 +27,7 @@ let package = Package(
         // JACK test companion (recorder, MIDI sender, harness) and the LD_PRELOAD real-time probe.
         .executableTarget(name: "tactus-jack-probe", dependencies: ["TactusJACK", "TactusCore", "CJack", "CShims"], path: "Tests/JackProbe"),
         .target(name: "RTProbe", path: "Tests/RTProbe"),
-        .testTarget(name: "TactusJACKTests", dependencies: ["TactusJACK", "TactusCore"]),
+        .testTarget(name: "TactusJACKTests", dependencies: ["TactusJACK", "TactusCore", "TactusCLI"]),
         .testTarget(name: "TactusCoreTests", dependencies: ["TactusCore"]),
         .testTarget(name: "TactusALSATests", dependencies: ["TactusALSA", "TactusCore", "CALSA", "CShims"]),
         .testTarget(name: "TactusCLITests", dependencies: ["TactusCLI", "TactusCore", "CSndfile"]),

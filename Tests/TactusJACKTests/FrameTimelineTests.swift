@@ -1,4 +1,5 @@
 import Testing
+import TactusCore
 @testable import TactusJACK
 
 @Suite struct FrameTimelineTests {
@@ -40,5 +41,43 @@ import Testing
         // The new server counts from its own zero.
         #expect(timeline.frame(forJackFrame: 17) == 512)
         #expect(timeline.frame(forJackFrame: 17 + 64) == 576)
+    }
+
+    /// The engine driven by JACK frame times that wrap 5 s in, with one cycle
+    /// skipped at 3 s: every tick is where the grid puts it (the one due in the
+    /// skipped cycle comes at the next cycle's first frame), none shifted after.
+    @Test func engineTicksAcrossTheWrapAndASkippedCycleStayOnTheGrid() {
+        let control = UnsafeMutablePointer<EngineControl>.allocate(capacity: 1)
+        control.initialize(to: EngineControl(tempo: BPM(133)))
+        defer { control.deinitialize(count: 1); control.deallocate() }
+        let sounds = SoundSet.synthesized(sampleRate: 48000)
+        defer { sounds.deallocate() }
+        var engine = Engine(configuration: EngineConfiguration(sampleRate: 48000, tempo: BPM(133)), sounds: sounds)
+        var events = MIDIEventBuffer()
+        var timeline = FrameTimeline(origin: 0)
+        control.pointee.commands.push(.start)
+        var jack = UInt32.max - 5 * 48000 + 1
+        var ticks: [Int64] = []
+        var lateFrames: [Int64] = []
+        let skipped = 3 * 48000 / 256
+        for cycle in 0..<(10 * 48000 / 256) {
+            defer { jack = jack &+ 256 }
+            if cycle == skipped { continue }
+            let start = timeline.frame(forJackFrame: jack)
+            engine.render(frames: 256, at: start, control: control.pointee, click: nil, feedback: nil, events: &events)
+            for i in 0..<events.count where events[i].bytes == MIDIBytes(0xF8) {
+                ticks.append(events[i].frame)
+                if cycle == skipped + 1 && events[i].frame == start { lateFrames.append(start) }
+            }
+        }
+        let interval = 48000.0 * 60 / 133 / 24
+        var offGrid: [Int64] = []
+        for f in ticks where !lateFrames.contains(f) {
+            let k = (Double(f) / interval).rounded()
+            if abs(Double(f) - k * interval) > 0.5 { offGrid.append(f) }
+        }
+        #expect(ticks.count == 532)       // 10 s at 133 BPM, 24 a beat: 532 ticks (0 … 531 × 902.26 frames), none lost
+        #expect(offGrid.isEmpty, "\(offGrid)")
+        #expect(lateFrames.count <= 1)
     }
 }
