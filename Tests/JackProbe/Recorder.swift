@@ -10,7 +10,9 @@ struct RecordedEvent: BitwiseCopyable {
     var frame: Int64
     var value: Float
     var port: UInt8
-    var isMIDI: Bool
+    /// 0 audio onset, 1 MIDI event, 2 a hole: cycles this recorder was not run for
+    /// (`frame` to `frame + value`), whose events it could not see.
+    var kind: UInt8
     var count: UInt8
     var bytes: (UInt8, UInt8, UInt8)
 }
@@ -38,14 +40,18 @@ func recorderProcess(_ frames: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) 
     let jackFrame = jack_last_frame_time(s.pointee.client)
     if s.pointee.timeline == nil { s.pointee.timeline = FrameTimeline(origin: Int64(jackFrame)) }
     let start = s.pointee.timeline!.frame(forJackFrame: jackFrame)
-    if s.pointee.firstFrame < 0 { s.pointee.firstFrame = start }
+    if s.pointee.firstFrame < 0 {
+        s.pointee.firstFrame = start
+    } else if start != s.pointee.endFrame {
+        record(s, RecordedEvent(frame: s.pointee.endFrame, value: Float(start - s.pointee.endFrame), port: 0, kind: 2, count: 0, bytes: (0, 0, 0)))
+    }
     for (index, port) in s.pointee.audio.enumerated() {
         guard let samples = jack_port_get_buffer(port, frames)?.assumingMemoryBound(to: Float.self) else { continue }
         var previous = s.pointee.lastSample[index]
         for i in 0..<Int(frames) {
             let x = samples[i]
             if x != 0 && previous == 0 {
-                record(s, RecordedEvent(frame: start + Int64(i), value: x, port: UInt8(index + 1), isMIDI: false, count: 0, bytes: (0, 0, 0)))
+                record(s, RecordedEvent(frame: start + Int64(i), value: x, port: UInt8(index + 1), kind: 0, count: 0, bytes: (0, 0, 0)))
             }
             previous = x
         }
@@ -58,7 +64,7 @@ func recorderProcess(_ frames: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) 
             var event = jack_midi_event_t()
             guard jack_midi_event_get(&event, buffer, e) == 0, let data = event.buffer else { continue }
             let size = min(3, event.size)
-            record(s, RecordedEvent(frame: start + Int64(event.time), value: 0, port: UInt8(index + 1), isMIDI: true, count: UInt8(event.size),
+            record(s, RecordedEvent(frame: start + Int64(event.time), value: 0, port: UInt8(index + 1), kind: 1, count: UInt8(event.size),
                                     bytes: (data[0], size > 1 ? data[1] : 0, size > 2 ? data[2] : 0)))
         }
     }
@@ -100,7 +106,7 @@ enum Recorder {
         let lastSample = UnsafeMutablePointer<Float>.allocate(capacity: max(1, audioCount))
         lastSample.initialize(repeating: 0, count: max(1, audioCount))
         let storage = UnsafeMutablePointer<RecordedEvent>.allocate(capacity: capacity)
-        storage.initialize(repeating: RecordedEvent(frame: 0, value: 0, port: 0, isMIDI: false, count: 0, bytes: (0, 0, 0)), count: capacity)
+        storage.initialize(repeating: RecordedEvent(frame: 0, value: 0, port: 0, kind: 0, count: 0, bytes: (0, 0, 0)), count: capacity)
         state.initialize(to: RecorderState(client: client, audio: audio, midi: midi, lastSample: lastSample, events: storage, capacity: capacity))
         let gone = ServerGoneFlag()
         jack_set_process_callback(client, recorderProcess, state)
@@ -125,7 +131,9 @@ enum Recorder {
         text.reserveCapacity(state.pointee.count * 24)
         for i in 0..<state.pointee.count {
             let e = storage[i]
-            if e.isMIDI {
+            if e.kind == 2 {
+                text += "H \(e.frame) \(e.frame + Int64(e.value))\n"
+            } else if e.kind == 1 {
                 let bytes = [e.bytes.0, e.bytes.1, e.bytes.2].prefix(Int(min(3, e.count)))
                 text += "M \(e.port) \(e.frame) \(bytes.map { String($0, radix: 16) }.joined(separator: " "))\n"
             } else {

@@ -10,7 +10,8 @@ usage: tactus-jack-probe MODE [options]
   record   --out FILE [--name N] [-s SERVER] [--audio-ports N] [--midi-ports N]
            [--connect in_port=other_port]... [--seconds S] [--ready FILE]
            Writes every audio onset (first nonzero sample after silence) and every
-           MIDI event with its absolute frame: `A port frame value`, `M port frame hex..`
+           MIDI event with its absolute frame: `A port frame value`, `M port frame hex..`;
+           `H from to` for cycles the recorder itself was not run for
   send     --to PORT [--name N] [-s SERVER] [--rate EVENTS_PER_SECOND] [--seconds S]
            [--script FILE] [--report FILE]
   metronome  [tactus JACK options] [--tempo-sweep MS:BPM,BPM..] [--tempo-at SEC:BPM]...

@@ -89,8 +89,10 @@ extension JACKServerTests {
             var wrongCounts: [Int] = []
             var start = 0
             for (k, click) in clicks.enumerated() {
-                if !tickSet.contains(click) { offBeat += 1 }
+                if !tickSet.contains(click) && !r.holes.contains(where: { $0 ~= click + clockDelay }) { offBeat += 1 }
                 guard k + 1 < clicks.count else { break }
+                // A beat the recorder did not fully see cannot be counted.
+                if r.holes.contains(where: { $0.overlaps(click...(clicks[k + 1] + clockDelay)) }) { continue }
                 while start < ticks.count && ticks[start] < click { start += 1 }
                 var end = start
                 while end < ticks.count && ticks[end] < clicks[k + 1] { end += 1 }

@@ -12,6 +12,8 @@ struct Recording {
     var endFrame: Int64 = 0
     var onsets: [Onset] = []
     var events: [Event] = []
+    /// Frames the recorder was not run for (skipped cycles): nothing seen there.
+    var holes: [ClosedRange<Int64>] = []
 
     init(contentsOf url: URL) throws {
         let text = try String(contentsOf: url, encoding: .utf8)
@@ -32,6 +34,10 @@ struct Recording {
                 }
             case "A":
                 onsets.append(Onset(port: Int(f[1])!, frame: Int64(f[2])!, value: Float(f[3])!))
+            case "H":
+                // A server whose frame time steps back (PipeWire after a skip) gives to < from.
+                let a = Int64(f[1])!, b = Int64(f[2])!
+                holes.append(min(a, b)...max(a, b))
             case "M":
                 events.append(Event(port: Int(f[1])!, frame: Int64(f[2])!, bytes: f.dropFirst(3).map { UInt8($0, radix: 16)! }))
             default:
@@ -54,13 +60,17 @@ struct GridFit: CustomStringConvertible {
     /// Worst error against the same grid with its phase chosen best: for a
     /// series whose first element is itself a rounded grid position.
     let fittedError: Double
-    /// Elements whose grid index is not the previous one's + 1.
+    /// Elements whose grid index is not the previous one's + 1 (missing or extra),
+    /// unless every missing position fell in a hole of the recording.
     let gaps: Int
+    /// Missing positions that fell where the recorder was not run.
+    let unseen: Int
     let driftPPM: Double
 
-    init(_ frames: [Int64], interval: Double) {
+    init(_ frames: [Int64], interval: Double, holes: [ClosedRange<Int64>] = []) {
         count = frames.count
-        guard let first = frames.first else { maxError = .infinity; fittedError = .infinity; gaps = 0; driftPPM = 0; return }
+        guard let first = frames.first else { maxError = .infinity; fittedError = .infinity; gaps = 0; unseen = 0; driftPPM = 0; return }
+        var unseen = 0
         var worst = 0.0
         var lowest = 0.0, highest = 0.0
         var gaps = 0
@@ -72,11 +82,19 @@ struct GridFit: CustomStringConvertible {
             worst = max(worst, abs(error))
             lowest = min(lowest, error)
             highest = max(highest, error)
-            if index != previousIndex + 1 { gaps += 1 }
+            if index != previousIndex + 1 {
+                let missing = (previousIndex + 1)..<max(previousIndex + 1, index)
+                let inHoles = !missing.isEmpty && missing.allSatisfy { j in
+                    let position = first + Int64((Double(j) * interval).rounded())
+                    return holes.contains { ($0.lowerBound - 1)...($0.upperBound + 1) ~= position }
+                }
+                if inHoles { unseen += missing.count } else { gaps += 1 }
+            }
             previousIndex = index
             indices.append(Double(index))
         }
         maxError = worst
+        self.unseen = unseen
         fittedError = (highest - lowest) / 2
         self.gaps = gaps
         // Slope of frame against grid index, compared with the nominal interval.
@@ -88,5 +106,30 @@ struct GridFit: CustomStringConvertible {
         driftPPM = sxx > 0 ? (sxy / sxx / interval - 1) * 1e6 : 0
     }
 
-    var description: String { "\(count) events, max error \(maxError) frames (best phase \(fittedError)), \(gaps) gaps, drift \(driftPPM) ppm" }
+    var description: String { "\(count) events, max error \(maxError) frames (best phase \(fittedError)), \(gaps) gaps, \(unseen) unseen, drift \(driftPPM) ppm" }
+}
+
+/// For a server without a synchronous mode (PipeWire), where cycles are skipped
+/// now and then on a loaded machine: each event is on the grid anchored at the
+/// first (±0.5 frame), or late at the first frame of a cycle (the engine's rule
+/// for a tick whose cycle was skipped, less than two periods late), or near a
+/// cycle the recorder itself missed (`holes`, ± one period), or off the grid: a fault.
+struct SkipTolerantAudit: CustomStringConvertible {
+    var onGrid = 0
+    var lateAtCycleStart = 0
+    var nearHole = 0
+    var offGrid: [Int64] = []
+
+    init(_ frames: [Int64], interval: Double, period: Int, holes: [ClosedRange<Int64>]) {
+        guard let first = frames.first else { return }
+        for f in frames {
+            let e = Double(f - first) - (Double(f - first) / interval).rounded() * interval
+            if abs(e) <= 0.5 { onGrid += 1 }
+            else if f % Int64(period) == 0 && e > 0 && e < Double(2 * period) { lateAtCycleStart += 1 }
+            else if holes.contains(where: { ($0.lowerBound - Int64(period))...($0.upperBound + Int64(period)) ~= f }) { nearHole += 1 }
+            else { offGrid.append(f) }
+        }
+    }
+
+    var description: String { "\(onGrid) on the grid, \(lateAtCycleStart) late at a cycle start, \(nearHole) near a recorder hole, off the grid: \(offGrid)" }
 }

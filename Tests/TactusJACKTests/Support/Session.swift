@@ -29,13 +29,18 @@ enum Session {
                        during: ((JackTestServer) throws -> Void)? = nil) throws -> SessionResult {
         let server = try JackTestServer(sampleRate: sampleRate, period: period, synchronous: synchronous)
         defer { server.stop() }
+        return try record(on: server, seconds: seconds, metronomes: metronomes) { try during?(server) }
+    }
+
+    static func record(on server: AudioServerUnderTest, seconds: Double, metronomes: [MetronomeSpec],
+                       during: (() throws -> Void)? = nil) throws -> SessionResult {
         let tag = server.name
         let recordingURL = TestFiles.file("\(tag).recording")
         let ready = TestFiles.file("\(tag).ready")
-        let recorder = try TestProcess.launch(TestFiles.probe, [
-            "record", "-s", server.name, "--name", "rec", "--out", recordingURL.path, "--ready", ready.path,
+        let recorder = try server.launch(TestFiles.probe, [
+            "record"] + server.clientArguments + ["--name", "rec", "--out", recordingURL.path, "--ready", ready.path,
             "--audio-ports", "\(metronomes.count)", "--midi-ports", "\(metronomes.count)",
-        ], output: TestFiles.file("\(tag).recorder.log"))
+        ], output: TestFiles.file("\(tag).recorder.log"), environment: [:])
         defer { if recorder.isRunning { kill(recorder.processIdentifier, SIGKILL) } }
         guard TestProcess.waitForFile(ready, seconds: 10) else { throw TestFailure("recorder did not start") }
 
@@ -43,15 +48,15 @@ enum Session {
         defer { for (_, p) in processes where p.isRunning { kill(p.processIdentifier, SIGKILL) } }
         for (i, spec) in metronomes.enumerated() {
             let command = spec.isTactus
-                ? [TestFiles.tactus, "run", "--no-alsa", "--no-interactive", "-s", server.name, "-n", spec.name]
-                : [TestFiles.probe, "metronome", "-s", server.name, "-n", spec.name, "--events", TestFiles.file("\(tag).\(spec.name).events").path]
-            let p = try TestProcess.launch(command[0], Array(command.dropFirst()) + spec.arguments
+                ? [TestFiles.tactus, "run", "--no-alsa", "--no-interactive"] + server.clientArguments + ["-n", spec.name]
+                : [TestFiles.probe, "metronome"] + server.clientArguments + ["-n", spec.name, "--events", TestFiles.file("\(tag).\(spec.name).events").path]
+            let p = try server.launch(command[0], Array(command.dropFirst()) + spec.arguments
                                            + ["rec:audio_\(i + 1)", "--connect-clock", "rec:midi_\(i + 1)"],
                                            output: TestFiles.file("\(tag).\(spec.name).log"), environment: spec.environment)
             processes.append((spec, p))
         }
         let started = Date()
-        try during?(server)
+        try during?()
         let remaining = seconds - Date().timeIntervalSince(started)
         if remaining > 0 { Thread.sleep(forTimeInterval: remaining) }
 
@@ -68,6 +73,6 @@ enum Session {
             logs[spec.name] = (try? String(contentsOf: TestFiles.file("\(tag).\(spec.name).events"), encoding: .utf8)) ?? ""
         }
         return SessionResult(recording: try Recording(contentsOf: recordingURL), exitStatus: exits, messages: messages,
-                             harnessLog: logs, jackdLog: (try? String(contentsOf: server.logURL, encoding: .utf8)) ?? "")
+                             harnessLog: logs, jackdLog: "")
     }
 }
