@@ -72,5 +72,27 @@ extension JACKServerTests {
             #expect(o.messages.contains("sample rate 48000 → 44100 Hz"), "\(o.messages)")
             #expect(o.exitStatus == 0)
         }
+
+        /// Started before any server runs: one message, then it waits; when the
+        /// server comes, Tactus is on it and clicking within 3 s.
+        @Test func startedBeforeTheServerWaitsAndClicksWithin3SecondsOfItsStart() throws {
+            let name = "tactus-test-\(getpid())-late"
+            let log = TestFiles.file("\(name).tactus.log"), out = TestFiles.file("\(name).recording")
+            let tactus = try Launch.tactus(server: name, name: "tactus", ["--bpm", "\(Self.bpm)", "rec:audio_1", "--connect-clock", "rec:midi_1"], log: log)
+            defer { if tactus.isRunning { kill(tactus.processIdentifier, SIGKILL) } }
+            Thread.sleep(forTimeInterval: 2.5)
+            let server = try JackTestServer(period: 256, name: name)
+            defer { server.stop() }
+            let recorder = try Launch.recorder(server: name, out: out)
+            Thread.sleep(forTimeInterval: 3.5)
+            #expect(Launch.stop(tactus) == 0)
+            _ = Launch.stop(recorder)
+            let messages = Launch.text(log)
+            #expect(messages.components(separatedBy: "retrying every second").count == 2, "said once: \(messages)")
+            let r = try Recording(contentsOf: out)
+            #expect(Double(r.clicks().first ?? .max) / 48000 <= 3, "\(messages)")
+            let fit = GridFit(r.clicks(), interval: 48000 * 60 / Self.bpm)
+            #expect(fit.count >= 3 && fit.maxError <= 0.5 && fit.gaps == 0, "\(fit)")
+        }
     }
 }
