@@ -1,3 +1,4 @@
+import TactusALSA
 import TactusCore
 import TactusJACK
 
@@ -9,13 +10,16 @@ import TactusJACK
 public enum RunCommand {
     /// `tempo` and `bar` come from a preset when one was given (they win over the defaults).
     public static func run(_ options: Options, tempo: BPM? = nil, bar: BarSettings? = nil) -> Int32 {
-        let jack: JackRunOptions
+        var jack: JackRunOptions
         do {
             jack = try jackOptions(options, tempo: tempo, bar: bar)
+            _ = try ALSAWiring.options(from: options)
         } catch {
             printError(error.message)
             return OptionError.exitStatus
         }
+        // The ALSA clock thread reads a copy of every clock event.
+        if options.useALSA { jack.clockStreamCapacity = 4096 }
         let control = UnsafeMutablePointer<EngineControl>.allocate(capacity: 1)
         control.initialize(to: EngineControl(tempo: jack.engine.tempo))
         let metronome: JackMetronome
@@ -25,14 +29,32 @@ public enum RunCommand {
             printError("tactus: \(error)")
             return OptionError.exitStatus
         }
+        let shared = SharedPointer(metronome.shared)
+        let alsaInput = UnsafeMutablePointer<SPSCRing<ControlInputEvent>>.allocate(capacity: 1)
+        alsaInput.initialize(to: SPSCRing(capacity: 4096))
+        let clockStream = ClockStreamSource(
+            peek: { shared.pointer.pointee.clockStream?.peek() }, pop: { _ = shared.pointer.pointee.clockStream?.pop() },
+            isEmpty: { shared.pointer.pointee.clockStream?.peek() == nil }, frameClock: { shared.pointer.pointee.frameClock.read() })
+        let alsa: ALSAClient?
+        do {
+            alsa = try ALSAWiring.start(options, clockStream: clockStream, controlInput: alsaInput)
+        } catch {
+            printError(error.message)
+            return OptionError.exitStatus
+        }
         let bar = jack.engine.bar
         printError("tactus: \(jack.engine.tempo) BPM, \(bar.meter) \(bar.accents), \(bar.subdivision == .none ? "no subdivision" : bar.subdivision.rawValue)"
                    + (jack.startStopped ? "; stopped, waiting for start" : "") + "; Ctrl-C to quit")
-        return metronome.run { m in
-            // Until the pressure controller is wired in, the control input is
-            // drained here so the ring never fills.
+        let status = metronome.run { m in
+            // Until the pressure controller is wired in, the control input (JACK
+            // `control` and ALSA `control`, one ring each) is drained here so
+            // neither ring fills.
             while m.shared.pointee.controlInput.pop() != nil {}
+            while alsaInput.pointee.pop() != nil {}
         }
+        // The last JACK cycle has pushed its Stop; the ALSA queue delivers it, then stops.
+        alsa?.stop()
+        return status
     }
 
     /// The JACK client's settings from the command line.
@@ -48,7 +70,9 @@ public enum RunCommand {
         jack.clockOffsetMilliseconds = options.clockOffsetMilliseconds
         var gains = SoundGains()
         gains.master = options.linearGain
-        jack.engine = EngineConfiguration(sampleRate: 48_000, tempo: tempo ?? options.tempo ?? BPM(120), bar: try bar ?? options.barSettings(), gains: gains,
+        let settings: BarSettings
+        if let bar { settings = bar } else { settings = try options.barSettings() }
+        jack.engine = EngineConfiguration(sampleRate: 48_000, tempo: tempo ?? options.tempo ?? BPM(120), bar: settings, gains: gains,
                                           clockWhileStopped: options.clockWhileStopped, sendSongPosition: options.sendSongPosition,
                                           muted: options.mute)
         // User samples: read once now so a bad file is an error at start, and
