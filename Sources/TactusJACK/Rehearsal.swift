@@ -56,6 +56,10 @@ enum Rehearsal {
             }
             while shared.pointee.controlInput.pop() != nil {}
             frame += Int64(frames)
+            // Skipped cycles too: a short gap (late events at a block's start) and a
+            // long one (the engine skips ahead), as after xruns or a stalled server.
+            if block == 12 * blocksPerStep { frame += Int64(frames) * 2 }
+            if block == 14 * blocksPerStep { frame += Int64(sampleRate) }
         }
         while let retired = control.pointee.retiredSounds.pop() { retired.deallocate() }
         let last = context.pointee.engine.soundSet

@@ -62,10 +62,15 @@ extension JACKServerTests {
             #expect(commands.count == 4, "\(log)")
             let midi = s.recording.midi()
             let nonClock = midi.filter { $0.bytes != [0xF8] }.map(\.bytes)
-            // Stop at 2.6 s: 1.6 s of 120 BPM is 12.8 sixteenths, so Stop then Song
-            // Position 12 (it counts whole MIDI beats); locate to bar 3: position 32;
-            // Continue: position 32 again, then 0xFB; SIGTERM: Stop, last.
-            #expect(nonClock == [[0xFA], [0xFC], [0xF2, 12, 0], [0xF2, 32, 0], [0xF2, 32, 0], [0xFB], [0xFC]], "\(nonClock)")
+            // Stop after about 1.6 s of 120 BPM (12.8 sixteenths): Stop, then Song
+            // Position of the whole MIDI beats (6 clocks each) played, counted from
+            // the recording; locate to bar 3: position 32; Continue: position 32
+            // again, then 0xFB; SIGTERM: Stop, last.
+            let startFrame = midi.first { $0.bytes == [0xFA] }?.frame ?? 0, stopFrame = midi.first { $0.bytes == [0xFC] }?.frame ?? 0
+            let clocksPlayed = s.recording.ticks().filter { $0 >= startFrame && $0 < stopFrame }.count
+            #expect((72...80).contains(clocksPlayed), "about 1.6 s at 120 BPM: \(clocksPlayed) clocks")
+            let position = UInt8(clocksPlayed / 6)
+            #expect(nonClock == [[0xFA], [0xFC], [0xF2, position, 0], [0xF2, 32, 0], [0xF2, 32, 0], [0xFB], [0xFC]], "\(nonClock)")
             // Nothing before Start; no clicks between Stop and Continue.
             let start = midi.first { $0.bytes == [0xFA] }!.frame
             let stop = midi.first { $0.bytes == [0xFC] }!.frame
