@@ -20,6 +20,8 @@ enum MetronomeHarness {
         options.startStopped = args.flag("--start-stopped")
         options.clockOffsetMilliseconds = Double(args.value("--clock-offset") ?? "0") ?? 0
         options.clockConnections = args.values("--connect-clock")
+        // The copy of the clock for the ALSA output thread (drained here, as that thread would).
+        if args.flag("--clock-stream") { options.clockStreamCapacity = 4096 }
         options.controlConnections = args.values("--connect-control")
         let sweep = args.value("--tempo-sweep").map(parseSweep)
         let tempoAt = args.values("--tempo-at").map(parseAt).sorted { $0.0 < $1.0 }
@@ -41,6 +43,7 @@ enum MetronomeHarness {
         var received = 0
         let status = metronome.run(tickMilliseconds: 5) { m in
             while m.shared.pointee.controlInput.pop() != nil { received += 1 }
+            while m.shared.pointee.clockStream?.pop() != nil {}
             let now = ProbeClient.monotonicMicroseconds()
             if let sweep, now >= nextSweep {
                 nextSweep += Int64(sweep.milliseconds) * 1000

@@ -15,7 +15,7 @@ usage: tactus-jack-probe MODE [options]
   send     --to PORT [--name N] [-s SERVER] [--rate EVENTS_PER_SECOND] [--seconds S]
            [--script FILE] [--report FILE]
   metronome  [tactus JACK options] [--tempo-sweep MS:BPM,BPM..] [--tempo-at SEC:BPM]...
-           [--events FILE]
+           [--transport-at SEC:start|stop|continue|locate=BAR]... [--clock-stream] [--events FILE]
   allocate [--name N] [-s SERVER] [--seconds S]   (a process callback that mallocs and locks)
   transport start|stop [-s SERVER]
   stall    --to PORT [-s SERVER] [--every SECONDS] [--milliseconds MS]   (xruns on purpose)

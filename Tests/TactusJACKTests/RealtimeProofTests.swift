@@ -47,7 +47,7 @@ extension JACKServerTests {
             let senderReport = TestFiles.file("\(server.name).sent")
             let tactus = try TestProcess.launch(TestFiles.probe, [
                 "metronome", "-s", server.name, "-n", "rtproof", "--bpm", "999", "--subdivision", "sixteenths",
-                "--tempo-sweep", "100:999,250,998,299,640,997,120,999", "--events", harnessLog.path,
+                "--tempo-sweep", "100:999,250,998,299,640,997,120,999", "--clock-stream", "--events", harnessLog.path,
                 "system:playback_1", "system:playback_2",
             ], output: TestFiles.file("\(server.name).rtproof.log"),
                environment: ["LD_PRELOAD": TestFiles.interposer, "TACTUS_RTPROBE_REPORT": report.path])
