@@ -4,6 +4,10 @@ import PackageDescription
 
 let package = Package(
     name: "Tactus",
+    products: [
+        // Loaded with LD_PRELOAD by the JACK real-time test.
+        .library(name: "RTProbe", type: .dynamic, targets: ["RTProbe"]),
+    ],
     targets: [
         // C libraries from Debian, one system-library module each.
         .systemLibrary(name: "CJack", pkgConfig: "jack", providers: [.apt(["libjack-jackd2-dev"])]),
@@ -16,8 +20,14 @@ let package = Package(
         // The ALSA sequencer client: clock scheduler, controller input, port discovery.
         .target(name: "TactusALSA", dependencies: ["TactusCore", "CALSA", "CShims"]),
         // The command line: options, subcommands, wiring of the layers below.
-        .target(name: "TactusCLI", dependencies: ["TactusCore", "TactusALSA", "CJack", "CShims", "CSndfile"]),
+        .target(name: "TactusCLI", dependencies: ["TactusCore", "TactusALSA", "TactusJACK", "CJack", "CShims", "CSndfile"]),
         .executableTarget(name: "tactus", dependencies: ["TactusCLI"]),
+        // The JACK client: process callback, ports, reconnection.
+        .target(name: "TactusJACK", dependencies: ["TactusCore", "CJack", "CShims"]),
+        // JACK test companion (recorder, MIDI sender, harness) and the LD_PRELOAD real-time probe.
+        .executableTarget(name: "tactus-jack-probe", dependencies: ["TactusJACK", "TactusCore", "CJack", "CShims"], path: "Tests/JackProbe"),
+        .target(name: "RTProbe", path: "Tests/RTProbe"),
+        .testTarget(name: "TactusJACKTests", dependencies: ["TactusJACK", "TactusCore", "TactusCLI"]),
         .testTarget(name: "TactusCoreTests", dependencies: ["TactusCore"]),
         .testTarget(name: "TactusALSATests", dependencies: ["TactusALSA", "TactusCore", "CALSA", "CShims"]),
         .testTarget(name: "TactusCLITests", dependencies: ["TactusCLI", "TactusCore", "CSndfile"]),

@@ -36,7 +36,16 @@ public enum Tactus {
             return PresetsCommand.run(options)
         case .ports:
             return PortsCommand.run(options)
-        case .run, .learn:
+        case .run:
+            guard let start else { return RunCommand.run(options) }
+            do throws(OptionError) {
+                let settings = try start.settings(options)
+                return RunCommand.run(options, tempo: settings.tempo, bar: settings.bar)
+            } catch {
+                printError(error.message)
+                return OptionError.exitStatus
+            }
+        case .learn:
             printError("tactus: '\(options.command.rawValue)' is not available in this build yet")
             return 1
         }

@@ -33,4 +33,40 @@ ensure_packages() {
 }
 
 # What building Tactus needs.
-BUILD_PACKAGES=(pkg-config libjack-jackd2-dev libasound2-dev libsndfile1-dev jackd2)
+BUILD_PACKAGES=(pkg-config libjack-jackd2-dev libasound2-dev libsndfile1-dev jackd2
+    # The JACK tests also run on a private PipeWire (its JACK library, pw-jack).
+    pipewire pipewire-jack pipewire-bin)
+
+# ensure_jack: when no JACK server answers, starts one for this session and
+# sets STARTED_JACKD_PID (stop it with stop_started_jack): jackd's ALSA backend
+# when /proc/asound/cards lists a sound card, else the dummy backend (no sound,
+# same timing) under a private name exported as JACK_DEFAULT_SERVER. The server
+# runs in its own session so a Ctrl-C meant for Tactus does not reach it.
+STARTED_JACKD_PID=""
+ensure_jack() {
+    if jack_lsp >/dev/null 2>&1; then return 0; fi
+    local backend=(-d dummy -r 48000 -p 256) name=""
+    if [ -r /proc/asound/cards ] && grep -q '^ *[0-9]' /proc/asound/cards; then
+        backend=(-d alsa -r 48000 -p 256)
+        say "no JACK server running: starting jackd on the sound card (${backend[*]})"
+    else
+        name="tactus-dummy-$$"
+        export JACK_DEFAULT_SERVER="$name"
+        say "no JACK server and no sound card: starting a silent dummy jackd named $name (${backend[*]})"
+    fi
+    setsid jackd ${name:+-n "$name"} "${backend[@]}" >"${TMPDIR:-/tmp}/tactus-jackd-$$.log" 2>&1 &
+    STARTED_JACKD_PID=$!
+    local i
+    for i in $(seq 50); do
+        jack_lsp >/dev/null 2>&1 && return 0
+        kill -0 "$STARTED_JACKD_PID" 2>/dev/null || break
+        sleep 0.1
+    done
+    die "jackd did not start; its log: ${TMPDIR:-/tmp}/tactus-jackd-$$.log"
+}
+
+stop_started_jack() {
+    [ -n "$STARTED_JACKD_PID" ] || return 0
+    kill "$STARTED_JACKD_PID" 2>/dev/null || true
+    wait "$STARTED_JACKD_PID" 2>/dev/null || true
+}

@@ -1,0 +1,54 @@
+import CJack
+import Synchronization
+
+/// What JACK's notification callbacks tell the supervisor. The callbacks run on
+/// JACK's threads (the shutdown one possibly on the process thread, "as if it
+/// were an asynchronous POSIX signal handler", jack.h), so they only store
+/// atomics; the supervisor acts on them.
+struct JackNotices: ~Copyable, @unchecked Sendable {
+    let serverGone = Atomic<Bool>(false)
+    let sampleRate = Atomic<Int>(0)
+    let bufferSize = Atomic<Int>(0)
+    let xruns = Atomic<Int>(0)
+    /// Bumped on every port connection change and port registration.
+    let graphChanges = Atomic<Int>(0)
+}
+
+/// The process callback: JACK passes the context's address as `arg`.
+@_noLocks @_noAllocation
+func tactusProcess(_ frames: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -> Int32 {
+    guard let arg else { return 0 }
+    ProcessCycle.run(arg.assumingMemoryBound(to: ProcessContext.self), frames: frames)
+    return 0
+}
+
+func tactusServerGone(_ code: jack_status_t, _ reason: UnsafePointer<CChar>?, _ arg: UnsafeMutableRawPointer?) {
+    arg?.assumingMemoryBound(to: JackNotices.self).pointee.serverGone.store(true, ordering: .releasing)
+}
+
+func tactusSampleRate(_ rate: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -> Int32 {
+    arg?.assumingMemoryBound(to: JackNotices.self).pointee.sampleRate.store(Int(rate), ordering: .releasing)
+    return 0
+}
+
+func tactusBufferSize(_ frames: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -> Int32 {
+    arg?.assumingMemoryBound(to: JackNotices.self).pointee.bufferSize.store(Int(frames), ordering: .releasing)
+    return 0
+}
+
+func tactusXrun(_ arg: UnsafeMutableRawPointer?) -> Int32 {
+    arg?.assumingMemoryBound(to: JackNotices.self).pointee.xruns.add(1, ordering: .relaxed)
+    return 0
+}
+
+func tactusPortConnect(_ a: jack_port_id_t, _ b: jack_port_id_t, _ connected: Int32, _ arg: UnsafeMutableRawPointer?) {
+    arg?.assumingMemoryBound(to: JackNotices.self).pointee.graphChanges.add(1, ordering: .releasing)
+}
+
+func tactusPortRegistration(_ port: jack_port_id_t, _ registered: Int32, _ arg: UnsafeMutableRawPointer?) {
+    arg?.assumingMemoryBound(to: JackNotices.self).pointee.graphChanges.add(1, ordering: .releasing)
+}
+
+/// libjack prints every failed attempt to reach a server; while Tactus retries
+/// once a second that would be a line a second, so errors go nowhere then.
+func tactusSilentJackError(_ message: UnsafePointer<CChar>?) {}

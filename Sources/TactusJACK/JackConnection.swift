@@ -1,0 +1,27 @@
+/// Tactus' four JACK ports, by their short names.
+public enum TactusPort: String, Sendable, CaseIterable {
+    /// Audio out: the metronome.
+    case click
+    /// Audio out: the pressure-control feedback cues.
+    case feedback
+    /// JACK MIDI out: beat clock, Start/Stop/Continue, Song Position.
+    case clock
+    /// JACK MIDI in: the keyboard controller.
+    case control
+
+    var isOutput: Bool { self != .control }
+}
+
+/// One connection between a Tactus port and another client's port, kept so it
+/// can be made again on a new server.
+struct JackConnection: Hashable, Sendable {
+    var port: TactusPort
+    /// Full name of the other end ("system:playback_1").
+    var other: String
+
+    /// JACK connects source → destination.
+    func endpoints(client: String) -> (source: String, destination: String) {
+        let ours = "\(client):\(port.rawValue)"
+        return port.isOutput ? (ours, other) : (other, ours)
+    }
+}

@@ -1,0 +1,405 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CJack
+import Synchronization
+import TactusCore
+
+/// Tactus as a JACK client: ports, the process callback, and a supervisor that
+/// survives the server going away.
+///
+/// The thread that creates the metronome and calls `run` (or `service`) is the
+/// control thread: the only producer of `control.commands` (an SPSC ring), the
+/// consumer of `shared.controlInput`, and the one place that opens, activates,
+/// reconnects and closes the JACK client. The process callback only touches the
+/// `ProcessContext`, which this thread changes only while the client is inactive.
+public final class JackMetronome {
+    public let options: JackRunOptions
+    /// Tempo, commands and status shared with the engine (owned by the caller).
+    public let control: UnsafeMutablePointer<EngineControl>
+    /// Control input, the ALSA clock copy and the frame clock (owned here).
+    public let shared: UnsafeMutablePointer<JackShared>
+    private let notices: UnsafeMutablePointer<JackNotices>
+    private var context: UnsafeMutablePointer<ProcessContext>?
+    private var client: JackClient?
+    private let log: (String) -> Void
+
+    /// Whether a server is there and the client active.
+    public private(set) var isConnected = false
+    /// The name JACK gave the client ("tactus", or "tactus-01" when taken).
+    public private(set) var clientName: String
+    private var everConnected = false
+    private var lostAt: ContinuousClock.Instant?
+    private var nextAttempt = ContinuousClock.now
+    private var saidWaiting = false
+    private var bufferSize = 0
+
+    /// Connections to make again on a new server; refreshed from JACK shortly
+    /// after the graph changes (not at once: a dying server disconnects every
+    /// client before it tells us it is gone).
+    private var connections: [JackConnection] = []
+    private var seenGraphChanges = 0
+    private var snapshotDue: ContinuousClock.Instant?
+    /// Connections whose other end did not exist yet at reconnection, retried for a while.
+    private var pending: [JackConnection] = []
+    private var pendingUntil = ContinuousClock.now
+    private var reportedDrops = 0
+    private var lastDropReport = ContinuousClock.now
+
+    /// Blocks SIGINT/SIGTERM for this thread and every thread started after
+    /// (JACK's among them): create the metronome on the main thread, first.
+    public init(options: JackRunOptions, control: UnsafeMutablePointer<EngineControl>,
+                log: @escaping (String) -> Void = { StandardError.line("tactus: \($0)") }) throws(JackError) {
+        _ = try options.clockOffsetFrames(sampleRate: 48000)
+        self.options = options
+        self.control = control
+        self.log = log
+        clientName = options.clientName
+        shared = .allocate(capacity: 1)
+        shared.initialize(to: JackShared(controlInputCapacity: options.controlInputCapacity, clockStreamCapacity: options.clockStreamCapacity))
+        notices = .allocate(capacity: 1)
+        notices.initialize(to: JackNotices())
+        connections = options.clickConnections.map { JackConnection(port: .click, other: $0) }
+            + (options.feedbackConnections ?? options.clickConnections).map { JackConnection(port: .feedback, other: $0) }
+            + options.clockConnections.map { JackConnection(port: .clock, other: $0) }
+            + options.controlConnections.map { JackConnection(port: .control, other: $0) }
+        TerminationSignals.block()
+    }
+
+    deinit {
+        client?.deactivate()
+        client?.close()
+        if let context {
+            let sounds = context.pointee.engine.soundSet
+            context.deinitialize(count: 1)
+            context.deallocate()
+            sounds.deallocate()
+        }
+        freeRetiredSounds()
+        shared.deinitialize(count: 1)
+        shared.deallocate()
+        notices.deinitialize(count: 1)
+        notices.deallocate()
+    }
+
+    /// JACK's estimate of the frame being played now (`jack_frame_time`), in the
+    /// server's 32-bit frame time; nil while no server is there.
+    public var jackFrameTime: UInt32? { client.map { jack_frame_time($0.handle) } }
+
+    // MARK: - Running
+
+    /// Runs until SIGINT or SIGTERM, then stops cleanly (MIDI Stop out, client
+    /// closed) and returns the exit status, 0. `every` runs on this thread after
+    /// each tick: the place for the control thread's own work.
+    public func run(tickMilliseconds: Int = 20, every hook: ((JackMetronome) -> Void)? = nil) -> Int32 {
+        if !isConnected { connect() }
+        while true {
+            if let signal = TerminationSignals.wait(milliseconds: tickMilliseconds) {
+                log("\(signal == SIGINT ? "SIGINT" : "SIGTERM") received: stopping")
+                shutdown()
+                return 0
+            }
+            service()
+            hook?(self)
+        }
+    }
+
+    /// One supervisor step: notice a lost server and retry it once a second,
+    /// follow sample-rate and period changes, remember the connections, free
+    /// retired sounds, report control-input overflow.
+    public func service() {
+        let now = ContinuousClock.now
+        if notices.pointee.serverGone.exchange(false, ordering: .acquiring) { serverWentAway() }
+        freeRetiredSounds()
+        reportInputOverflow(now: now)
+        guard isConnected, let client, let context else {
+            if now >= nextAttempt {
+                nextAttempt = now + .seconds(1)
+                connect()
+            }
+            return
+        }
+        let rate = notices.pointee.sampleRate.exchange(0, ordering: .acquiring)
+        if rate != 0 && rate != context.pointee.engine.sampleRate { changeSampleRate(to: rate) }
+        let size = notices.pointee.bufferSize.exchange(0, ordering: .acquiring)
+        if size != 0 && size != bufferSize {
+            bufferSize = size
+            log("JACK period is now \(size) frames")
+            reportLatency(client)
+        }
+        let changes = notices.pointee.graphChanges.load(ordering: .acquiring)
+        if changes != seenGraphChanges {
+            seenGraphChanges = changes
+            snapshotDue = now + .milliseconds(500)
+            connectPending(client)
+        }
+        if let due = snapshotDue, now >= due {
+            snapshotDue = nil
+            rememberConnections(client)
+        }
+        if !pending.isEmpty { connectPending(client) }
+    }
+
+    /// Opens the client, registers the ports, activates, connects. False when no
+    /// server answered (said once; `service` retries every second).
+    @discardableResult
+    public func connect() -> Bool {
+        let newClient: JackClient
+        // libjack narrates a failed open line by line; the status bits say it in one.
+        jack_set_error_function(tactusSilentJackError)
+        jack_set_info_function(tactusSilentJackError)
+        do {
+            newClient = try JackClient(name: options.clientName, server: options.serverName)
+        } catch {
+            if !saidWaiting {
+                log("\(error); retrying every second (Ctrl-C to quit)")
+                saidWaiting = true
+            }
+            lostAt = lostAt ?? .now
+            return false
+        }
+        jack_set_error_function(tactusJackError)
+        jack_set_info_function(tactusSilentJackError)
+        do {
+            try attach(newClient)
+        } catch {
+            log("\(error); retrying every second")
+            newClient.close()
+            return false
+        }
+        client = newClient
+        isConnected = true
+        clientName = newClient.name
+        if clientName != options.clientName { log("JACK client name \"\(options.clientName)\" is taken: running as \"\(clientName)\"") }
+        let wasLost = lostAt
+        lostAt = nil
+        saidWaiting = false
+        restoreConnections(newClient)
+        // Start once connected, so the listener and the slaves get the first beat and its Start.
+        if !everConnected && !options.startStopped { control.pointee.commands.push(.start) }
+        if let wasLost {
+            let away = ContinuousClock.now - wasLost
+            let seconds = (Double(away.components.seconds) * 10 + Double(away.components.attoseconds / 100_000_000_000_000_000)) / 10
+            log("JACK server back after \(seconds) s: \(newClient.sampleRate) Hz, period \(newClient.bufferSize); \(control.pointee.tempo.load()) BPM, ports and connections restored")
+        }
+        reportLatency(newClient)
+        everConnected = true
+        return true
+    }
+
+    /// Registers ports and callbacks on a fresh client, (re)builds the engine for
+    /// its sample rate, runs the dry cycle the first time, and activates.
+    private func attach(_ client: JackClient) throws(JackError) {
+        let rate = client.sampleRate
+        let firstTime = context == nil
+        if let context {
+            if context.pointee.engine.sampleRate != rate { try rebuildEngine(context, sampleRate: rate) }
+        } else {
+            let c = UnsafeMutablePointer<ProcessContext>.allocate(capacity: 1)
+            c.initialize(to: ProcessContext(engine: try makeEngine(sampleRate: rate), control: control, shared: shared))
+            context = c
+        }
+        guard let context else { return }
+        let ports = JackPorts(click: try client.register(TactusPort.click.rawValue, .audioOutput),
+                              feedback: try client.register(TactusPort.feedback.rawValue, .audioOutput),
+                              clock: try client.register(TactusPort.clock.rawValue, .midiOutput),
+                              control: try client.register(TactusPort.control.rawValue, .midiInput))
+        let handle = client.handle
+        let raw = UnsafeMutableRawPointer(notices)
+        jack_set_process_callback(handle, tactusProcess, UnsafeMutableRawPointer(context))
+        jack_on_info_shutdown(handle, tactusServerGone, raw)
+        jack_set_sample_rate_callback(handle, tactusSampleRate, raw)
+        jack_set_buffer_size_callback(handle, tactusBufferSize, raw)
+        jack_set_xrun_callback(handle, tactusXrun, raw)
+        jack_set_port_connect_callback(handle, tactusPortConnect, raw)
+        jack_set_port_registration_callback(handle, tactusPortRegistration, raw)
+        context.pointee.client = handle
+        context.pointee.ports = ports
+        bufferSize = client.bufferSize
+        if firstTime {
+            Rehearsal.run(client: handle, ports: ports, sampleRate: rate, frames: client.bufferSize)
+            ProcessCycle.dryRun(context, frames: client.bufferSize)
+            lockMemory()
+        }
+        do {
+            try client.activate()
+        } catch {
+            context.pointee.client = nil
+            context.pointee.ports = nil
+            throw error
+        }
+    }
+
+    private func makeEngine(sampleRate: Int) throws(JackError) -> Engine {
+        var configuration = options.engine
+        configuration.sampleRate = sampleRate
+        configuration.tempo = control.pointee.tempo.load()
+        configuration.clockOffsetFrames = try options.clockOffsetFrames(sampleRate: sampleRate)
+        return Engine(configuration: configuration, sounds: options.sounds(sampleRate))
+    }
+
+    /// A new sample rate: the grid's frames per pulse and every sound change, so
+    /// the engine is built again (sounds synthesised here, off the RT thread),
+    /// keeping the tempo; a running song continues from the bar it was in.
+    private func rebuildEngine(_ context: UnsafeMutablePointer<ProcessContext>, sampleRate: Int) throws(JackError) {
+        let old = context.pointee.engine.soundSet
+        let wasRunning = control.pointee.status.running.load(ordering: .relaxed)
+        let bar = control.pointee.status.bar.load(ordering: .relaxed)
+        log("sample rate \(context.pointee.engine.sampleRate) → \(sampleRate) Hz: sounds re-synthesised, \(control.pointee.tempo.load()) BPM kept")
+        context.pointee.engine = try makeEngine(sampleRate: sampleRate)
+        old.deallocate()
+        if wasRunning {
+            control.pointee.commands.push(.locate(bar: Int32(max(1, bar))))
+            control.pointee.commands.push(.continue)
+        }
+    }
+
+    /// The sample rate changed under a running client (jackd2 does this only on
+    /// a backend switch): deactivate, rebuild, activate, reconnect.
+    private func changeSampleRate(to rate: Int) {
+        guard let client, let context else { return }
+        rememberConnections(client)
+        client.deactivate()
+        do {
+            try rebuildEngine(context, sampleRate: rate)
+            try client.activate()
+        } catch {
+            log("\(error)")
+            return
+        }
+        restoreConnections(client)
+    }
+
+    private func serverWentAway() {
+        guard let client, let context else { return }
+        isConnected = false
+        snapshotDue = nil
+        pending = []
+        // libjack no longer runs the callback; the context is ours again.
+        context.pointee.client = nil
+        context.pointee.ports = nil
+        context.pointee.timeline.resume(at: context.pointee.endFrame)
+        client.close()
+        self.client = nil
+        lostAt = .now
+        nextAttempt = .now + .seconds(1)
+        saidWaiting = true
+        jack_set_error_function(tactusSilentJackError)
+        log("JACK server gone: keeping \(control.pointee.tempo.load()) BPM and every setting; retrying every second (Ctrl-C to quit)")
+    }
+
+    /// On a signal: MIDI Stop out (with Song Position off, so Stop is the last
+    /// byte a slave sees, and the clock stopped), one more cycle to deliver it,
+    /// then deactivate and close.
+    public func shutdown() {
+        if isConnected, let client {
+            let cycles = shared.pointee.cycles.load(ordering: .relaxed)
+            control.pointee.commands.push(.setSongPositionEnabled(false))
+            control.pointee.commands.push(.setClockWhileStopped(false))
+            control.pointee.commands.push(.stop)
+            // The cycle running now may have read the commands before they were
+            // pushed; the next one applies them, the one after has delivered them.
+            let deadline = ContinuousClock.now + .seconds(1)
+            while shared.pointee.cycles.load(ordering: .relaxed) < cycles + 3 && ContinuousClock.now < deadline
+                    && !notices.pointee.serverGone.load(ordering: .relaxed) {
+                usleep(1000)
+            }
+            client.deactivate()
+            client.close()
+            self.client = nil
+            isConnected = false
+        }
+        let xruns = notices.pointee.xruns.load(ordering: .relaxed)
+        let received = shared.pointee.controlInputReceived.load(ordering: .relaxed)
+        let dropped = shared.pointee.controlInput.dropped.load(ordering: .relaxed)
+        log("stopped after \(shared.pointee.cycles.load(ordering: .relaxed)) cycles, \(xruns) xruns; control input: \(received) events, \(dropped) dropped")
+    }
+
+    // MARK: - Connections
+
+    private func restoreConnections(_ client: JackClient) {
+        pending = connections
+        pendingUntil = .now + .seconds(10)
+        connectPending(client)
+        if !pending.isEmpty {
+            log("waiting up to 10 s for \(Set(pending.map(\.other)).sorted().joined(separator: ", ")) to appear")
+        }
+    }
+
+    /// Makes the connections whose other end exists; the rest wait (another
+    /// client may come back after us).
+    private func connectPending(_ client: JackClient) {
+        guard !pending.isEmpty else { return }
+        pending = pending.filter { connection in
+            guard client.portExists(connection.other) else { return true }
+            let (source, destination) = connection.endpoints(client: clientName)
+            if !client.connect(source, destination) { log("cannot connect \(source) to \(destination)") }
+            return false
+        }
+        if !pending.isEmpty && ContinuousClock.now >= pendingUntil {
+            log("gave up reconnecting to \(pending.map(\.other).joined(separator: ", ")): no such port")
+            pending = []
+        }
+    }
+
+    private func rememberConnections(_ client: JackClient) {
+        guard let ports = context?.pointee.ports else { return }
+        let handles: [(TactusPort, OpaquePointer)] = [(.click, ports.click), (.feedback, ports.feedback), (.clock, ports.clock), (.control, ports.control)]
+        connections = handles.flatMap { port, handle in client.connections(of: handle).map { JackConnection(port: port, other: $0) } }
+            + pending
+    }
+
+    // MARK: - Reports
+
+    /// The playback latency of what `click` and `clock` feed, so the musician can
+    /// align the clock with `--clock-offset` (JACK: `jack_port_get_latency_range`).
+    private func reportLatency(_ client: JackClient) {
+        guard let ports = context?.pointee.ports else { return }
+        for (port, handle) in [(TactusPort.click, ports.click), (.clock, ports.clock)] {
+            let others = client.connections(of: handle)
+            guard !others.isEmpty else {
+                if port == .click { log("\(clientName):click is not connected (give ports as arguments, or connect it with jack_connect)") }
+                continue
+            }
+            let rate = Double(client.sampleRate)
+            let parts = others.map { other -> String in
+                guard let range = client.playbackLatency(ofPortNamed: other) else { return "\(other) ?" }
+                let ms = (Double(range.upperBound) / rate * 10_000).rounded() / 10
+                let frames = range.lowerBound == range.upperBound ? "\(range.lowerBound)" : "\(range.lowerBound)–\(range.upperBound)"
+                return "\(other) \(frames) frames (\(ms) ms)"
+            }
+            log("playback latency after \(port.rawValue): \(parts.joined(separator: ", "))")
+        }
+    }
+
+    private func reportInputOverflow(now: ContinuousClock.Instant) {
+        let dropped = shared.pointee.controlInput.dropped.load(ordering: .relaxed)
+        guard dropped != reportedDrops, now >= lastDropReport + .seconds(1) else { return }
+        log("control input: \(dropped - reportedDrops) MIDI events dropped (the control thread fell \(shared.pointee.controlInput.capacity) events behind)")
+        reportedDrops = dropped
+        lastDropReport = now
+    }
+
+    private func freeRetiredSounds() {
+        while let set = control.pointee.retiredSounds.pop() { set.deallocate() }
+    }
+
+    private var triedMemoryLock = false
+
+    /// `mlockall` so no page of the engine is paged out under the RT thread
+    /// (jack_midi_clock does the same before activating). Warns once when the
+    /// memlock limit forbids it, and carries on.
+    private func lockMemory() {
+        guard options.lockMemory, !triedMemoryLock else { return }
+        triedMemoryLock = true
+        if mlockall(MCL_CURRENT | MCL_FUTURE) != 0 {
+            log("cannot lock memory (mlockall: \(String(cString: strerror(errno)))): carrying on, but a page fault can cause an xrun; raise `ulimit -l` (the audio group's memlock limit)")
+        }
+    }
+}
+
+/// JACK's own error messages, prefixed so the user knows who speaks.
+func tactusJackError(_ message: UnsafePointer<CChar>?) {
+    guard let message else { return }
+    StandardError.line("tactus: JACK: \(String(cString: message))")
+}

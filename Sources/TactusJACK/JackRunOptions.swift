@@ -1,0 +1,43 @@
+import TactusCore
+
+/// Everything the JACK client needs from the command line (`tactus` parses it).
+public struct JackRunOptions: Sendable {
+    /// `-n`: JACK client name.
+    public var clientName = "tactus"
+    /// `-s`: a named JACK server; nil for the default one.
+    public var serverName: String?
+    /// Positional arguments: ports the `click` (and `feedback`) outputs connect to at start.
+    public var clickConnections: [String] = []
+    /// `--connect-feedback`: ports the `feedback` output connects to at start; nil:
+    /// the same ports as `click`, so the cues are heard where the click is.
+    public var feedbackConnections: [String]?
+    /// `--connect-clock`: ports the `clock` MIDI output connects to at start.
+    public var clockConnections: [String] = []
+    /// `--connect-control`: MIDI outputs connected to the `control` input at start.
+    public var controlConnections: [String] = []
+    /// `--start-stopped`: wait for a start command instead of starting at once.
+    public var startStopped = false
+    /// `--clock-offset MS`: delay of the MIDI clock against the click (negative: the click is delayed).
+    public var clockOffsetMilliseconds: Double = 0
+    /// Tempo, bar, gains and clock options; `sampleRate` is replaced by the server's.
+    public var engine = EngineConfiguration(sampleRate: 48000)
+    /// The click sounds for a sample rate: synthesised unless the user gave samples.
+    public var sounds: @Sendable (Int) -> SoundSet = { SoundSet.synthesized(sampleRate: $0) }
+    /// Capacity of the control-input ring (`control` port → control thread).
+    public var controlInputCapacity = 4096
+    /// When set, every clock event is also copied to a ring of this capacity for the ALSA output.
+    public var clockStreamCapacity: Int?
+    /// `mlockall` before activation (warns once when not permitted).
+    public var lockMemory = true
+
+    public init() {}
+
+    /// The clock offset in frames at `sampleRate`, checked against one beat of the start tempo.
+    public func clockOffsetFrames(sampleRate: Int) throws(JackError) -> Int32 {
+        let beatMilliseconds = 60_000 / engine.tempo.value
+        guard abs(clockOffsetMilliseconds) <= beatMilliseconds else {
+            throw .clockOffsetTooLarge(milliseconds: clockOffsetMilliseconds, beatMilliseconds: beatMilliseconds)
+        }
+        return Int32((clockOffsetMilliseconds * Double(sampleRate) / 1000).rounded())
+    }
+}

@@ -1,0 +1,28 @@
+import Synchronization
+import TactusCore
+
+/// What the process callback shares with the other threads, allocated once and
+/// kept across reconnections (the control thread holds on to these addresses
+/// while the JACK client comes and goes).
+public struct JackShared: ~Copyable, @unchecked Sendable {
+    /// `control` port → control thread: every channel message, stamped on the monotonic clock.
+    public let controlInput: SPSCRing<ControlInputEvent>
+    /// Every clock-stream event (ticks, Start/Stop/Continue, Song Position) with its
+    /// engine frame, for the ALSA sequencer output thread; nil when ALSA output is off.
+    public let clockStream: SPSCRing<TimedMIDIEvent>?
+    /// Engine frame ↔ monotonic time, published every cycle.
+    public let frameClock = FrameClockReference()
+    /// Process cycles run.
+    public let cycles = Atomic<Int>(0)
+    /// Frames in the last cycle (the JACK period).
+    public let period = Atomic<Int>(0)
+    /// Control input messages received (pushed or dropped).
+    public let controlInputReceived = Atomic<Int>(0)
+    /// Clock events JACK had no room for in the `clock` port buffer.
+    public let clockEventsLost = Atomic<Int>(0)
+
+    public init(controlInputCapacity: Int, clockStreamCapacity: Int?) {
+        controlInput = SPSCRing(capacity: controlInputCapacity)
+        if let c = clockStreamCapacity { clockStream = SPSCRing(capacity: c) } else { clockStream = nil }
+    }
+}

@@ -1,0 +1,159 @@
+import CJack
+import TactusCore
+
+/// The JACK port handles of one client.
+struct JackPorts: BitwiseCopyable {
+    var click: OpaquePointer
+    var feedback: OpaquePointer
+    var clock: OpaquePointer
+    var control: OpaquePointer
+}
+
+/// Everything the process callback touches, at one stable address handed to
+/// JACK as the callback's `void *` argument: the engine inline, plain pointers to
+/// what is shared, and nothing that retains or allocates.
+///
+/// Only the real-time thread touches it while the client is active; the
+/// supervisor changes `client`, `ports` and `timeline` only while it is not
+/// (before activation, after deactivation, after the server went away).
+struct ProcessContext: ~Copyable {
+    var engine: Engine
+    let control: UnsafeMutablePointer<EngineControl>
+    let shared: UnsafeMutablePointer<JackShared>
+    var client: OpaquePointer?
+    var ports: JackPorts?
+    /// The MIDI events of one cycle, reused every cycle.
+    var events = MIDIEventBuffer(capacity: 1024)
+    var timeline = FrameTimeline()
+    /// Running status and real-time interleaving across events (MIDI 1.0 receiver rules).
+    var parser = MIDIParser()
+    /// Where the last rendered block ended, so a new server continues from there.
+    var endFrame: Int64 = 0
+
+    init(engine: consuming Engine, control: UnsafeMutablePointer<EngineControl>, shared: UnsafeMutablePointer<JackShared>) {
+        self.engine = engine
+        self.control = control
+        self.shared = shared
+    }
+}
+
+/// The process cycle, as functions of the context's address (the callback's
+/// `void *`), so that nothing on the real-time path copies or retains.
+///
+/// `@_noLocks @_noAllocation` makes the compiler reject locks, allocation and reference
+/// counting in these bodies. Calls it cannot see into (libjack; TactusCore,
+/// another module) are exempted one by one with `_unsafePerformance`, and the
+/// LD_PRELOAD test (Tests/RTProbe) proves at run time that they do neither.
+enum ProcessCycle {
+    /// One JACK cycle: read the cycle's time, hand the control input on, render
+    /// the engine straight into the port buffers, write the clock events at their
+    /// frame offsets.
+    @_noLocks @_noAllocation
+    static func run(_ context: UnsafeMutablePointer<ProcessContext>, frames: jack_nframes_t) {
+        guard let client = context.pointee.client, let ports = context.pointee.ports else { return }
+        let sampleRate = context.pointee.engine.sampleRate
+        let shared = context.pointee.shared
+        let times = RealtimeJack.cycleTimes(client, frames: frames, sampleRate: sampleRate)
+        let start = context.pointee.timeline.frame(forJackFrame: times.frame)
+        // JACK's DLL-filtered period follows the card's real rate (FrameClockReference).
+        let microsecondsPerFrame = times.nextMicroseconds > times.microseconds
+            ? Double(times.nextMicroseconds - times.microseconds) / Double(frames)
+            : 1_000_000 / Double(sampleRate)
+        _unsafePerformance {
+            shared.pointee.frameClock.publish(frame: start, microseconds: Int64(times.microseconds), microsecondsPerFrame: microsecondsPerFrame)
+        }
+
+        if let input = RealtimeJack.buffer(ports.control, frames) {
+            receiveControlInput(context, buffer: input, cycleMicroseconds: Int64(times.microseconds), microsecondsPerFrame: microsecondsPerFrame)
+        }
+        let click = RealtimeJack.buffer(ports.click, frames)?.assumingMemoryBound(to: Float.self)
+        let feedback = RealtimeJack.buffer(ports.feedback, frames)?.assumingMemoryBound(to: Float.self)
+        render(context, frames: Int(frames), at: start, click: click, feedback: feedback)
+        if let clockBuffer = RealtimeJack.buffer(ports.clock, frames) {
+            sendClock(context, into: clockBuffer, blockStart: start, frames: frames)
+        }
+        context.pointee.endFrame = start + Int64(frames)
+        _unsafePerformance {
+            shared.pointee.period.store(Int(frames), ordering: .relaxed)
+            shared.pointee.cycles.add(1, ordering: .relaxed)
+        }
+    }
+
+    @_noLocks @_noAllocation
+    static func render(_ context: UnsafeMutablePointer<ProcessContext>, frames: Int, at start: Int64,
+                       click: UnsafeMutablePointer<Float>?, feedback: UnsafeMutablePointer<Float>?) {
+        _unsafePerformance {
+            context.pointee.engine.render(frames: frames, at: start, control: context.pointee.control.pointee,
+                                          click: click, feedback: feedback, events: &context.pointee.events)
+        }
+    }
+
+    /// The dry cycle, before `jack_activate`: the whole cycle once on the real
+    /// context, into the port buffers of the not yet active client (scratch
+    /// memory nobody reads), so the first real cycle runs through code and data
+    /// already touched. The engine is stopped, so nothing is lost; the first real
+    /// cycle then continues where this one ended.
+    static func dryRun(_ context: UnsafeMutablePointer<ProcessContext>, frames: Int) {
+        context.pointee.timeline.resume(at: context.pointee.endFrame)
+        run(context, frames: jack_nframes_t(frames))
+        context.pointee.timeline.resume(at: context.pointee.endFrame)
+    }
+
+    /// Each `control` event → typed messages → the control thread's ring,
+    /// stamped with the monotonic time of its frame (`jack_frames_to_time`
+    /// arithmetic on this cycle's times, without the call). A full ring drops
+    /// the event and counts it (`SPSCRing.dropped`): the callback never waits.
+    @_noLocks @_noAllocation
+    static func receiveControlInput(_ context: UnsafeMutablePointer<ProcessContext>, buffer: UnsafeMutableRawPointer,
+                                    cycleMicroseconds: Int64, microsecondsPerFrame: Double) {
+        let shared = context.pointee.shared
+        let count = RealtimeJack.midiEventCount(buffer)
+        var index: UInt32 = 0
+        while index < count {
+            if let event = RealtimeJack.midiEvent(buffer, index), let bytes = event.buffer {
+                let microseconds = cycleMicroseconds + Int64(Double(event.time) * microsecondsPerFrame)
+                var i = 0
+                while i < event.size {
+                    let byte = bytes[i]
+                    // TactusCore's parser: another module, out of the checker's sight.
+                    // Only channel messages are the controller's; a clock or
+                    // Start/Stop arriving here is not for the control thread.
+                    if let message = _unsafePerformance({ context.pointee.parser.parse(byte) }), _unsafePerformance({ message.channel != nil }) {
+                        _unsafePerformance {
+                            shared.pointee.controlInputReceived.add(1, ordering: .relaxed)
+                            shared.pointee.controlInput.push(ControlInputEvent(message: message, microseconds: microseconds))
+                        }
+                    }
+                    i += 1
+                }
+            }
+            index += 1
+        }
+    }
+
+    /// Writes this cycle's clock events at their offsets (JACK MIDI is
+    /// sample-accurate: an event's `time` is its frame within the cycle) and
+    /// copies them to the ALSA output ring when that output is on.
+    @_noLocks @_noAllocation
+    static func sendClock(_ context: UnsafeMutablePointer<ProcessContext>, into buffer: UnsafeMutableRawPointer,
+                          blockStart: Int64, frames: jack_nframes_t) {
+        let shared = context.pointee.shared
+        RealtimeJack.clear(buffer)
+        let count = _unsafePerformance { context.pointee.events.count }
+        var i = 0
+        while i < count {
+            let event = _unsafePerformance { context.pointee.events[i] }
+            let offset = jack_nframes_t(clamping: min(max(0, event.frame - blockStart), Int64(frames) - 1))
+            let size = Int(event.bytes.count)
+            if let data = RealtimeJack.reserve(buffer, offset, size) {
+                data[0] = event.bytes.byte0
+                if size > 1 { data[1] = event.bytes.byte1 }
+                if size > 2 { data[2] = event.bytes.byte2 }
+            } else {
+                _ = _unsafePerformance { shared.pointee.clockEventsLost.add(1, ordering: .relaxed) }
+            }
+            _ = _unsafePerformance { shared.pointee.clockStream?.push(event) }
+            i += 1
+        }
+    }
+}

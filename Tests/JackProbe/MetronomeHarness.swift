@@ -1,0 +1,98 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import TactusCore
+import TactusJACK
+
+/// Runs `JackMetronome`, the same client `tactus` runs, with a scripted control
+/// thread: tempo changes on a schedule, transport commands, and a consumer that
+/// drains the control input (counting it) as the pressure controller would.
+enum MetronomeHarness {
+    static func main(_ args: inout Arguments) -> Int32 {
+        var options = JackRunOptions()
+        options.clientName = args.value("-n", "--name") ?? "tactus"
+        options.serverName = args.value("-s", "--server")
+        let bpm = BPM(Double(args.value("--bpm") ?? "120") ?? 120)
+        var bar = BarSettings()
+        if let m = args.value("--meter") { guard let meter = Meter(m) else { fail("bad meter \(m)") }; bar = BarSettings(meter: meter) }
+        if let s = args.value("--subdivision") { guard let sub = Subdivision(rawValue: s) else { fail("bad subdivision \(s)") }; bar.subdivision = sub }
+        options.engine = EngineConfiguration(sampleRate: 48000, tempo: bpm, bar: bar)
+        options.startStopped = args.flag("--start-stopped")
+        options.clockOffsetMilliseconds = Double(args.value("--clock-offset") ?? "0") ?? 0
+        options.clockConnections = args.values("--connect-clock")
+        // The copy of the clock for the ALSA output thread (drained here, as that thread would).
+        if args.flag("--clock-stream") { options.clockStreamCapacity = 4096 }
+        options.controlConnections = args.values("--connect-control")
+        let sweep = args.value("--tempo-sweep").map(parseSweep)
+        let tempoAt = args.values("--tempo-at").map(parseAt).sorted { $0.0 < $1.0 }
+        let transportAt = args.values("--transport-at").map(parseTransport).sorted { $0.time < $1.time }
+        let eventsPath = args.value("--events")
+        options.clickConnections = args.positionals
+
+        let control = UnsafeMutablePointer<EngineControl>.allocate(capacity: 1)
+        control.initialize(to: EngineControl(tempo: bpm))
+        let metronome: JackMetronome
+        do { metronome = try JackMetronome(options: options, control: control) } catch { fail("\(error)") }
+
+        let started = ProbeClient.monotonicMicroseconds()
+        var log: [String] = []
+        var nextSweep = started
+        var sweepIndex = 0
+        var tempoIndex = 0
+        var transportIndex = 0
+        var received = 0
+        let status = metronome.run(tickMilliseconds: 5) { m in
+            while m.shared.pointee.controlInput.pop() != nil { received += 1 }
+            while m.shared.pointee.clockStream?.pop() != nil {}
+            let now = ProbeClient.monotonicMicroseconds()
+            if let sweep, now >= nextSweep {
+                nextSweep += Int64(sweep.milliseconds) * 1000
+                m.control.pointee.tempo.store(sweep.tempos[sweepIndex % sweep.tempos.count])
+                sweepIndex += 1
+            }
+            while tempoIndex < tempoAt.count, now - started >= Int64(tempoAt[tempoIndex].0 * 1e6) {
+                let tempo = tempoAt[tempoIndex].1
+                m.control.pointee.tempo.store(tempo)
+                log.append("tempo \(tempo) jack-frame \(m.jackFrameTime.map(String.init) ?? "none")")
+                tempoIndex += 1
+            }
+            while transportIndex < transportAt.count, now - started >= Int64(transportAt[transportIndex].time * 1e6) {
+                m.control.pointee.commands.push(transportAt[transportIndex].command)
+                log.append("transport \(transportAt[transportIndex].word) jack-frame \(m.jackFrameTime.map(String.init) ?? "none")")
+                transportIndex += 1
+            }
+        }
+        log.append("control-input received \(received) dropped \(metronome.shared.pointee.controlInput.dropped.load(ordering: .relaxed))")
+        log.append("tempo-changes \(sweepIndex + tempoIndex)")
+        log.append("clicks-played \(control.pointee.status.clicksPlayed.load(ordering: .relaxed)) clocks-sent \(control.pointee.status.clocksSent.load(ordering: .relaxed))")
+        log.append("clock-events-lost \(metronome.shared.pointee.clockEventsLost.load(ordering: .relaxed))")
+        if let eventsPath { writeFile(eventsPath, log.joined(separator: "\n") + "\n") }
+        return status
+    }
+
+    static func parseSweep(_ text: String) -> (milliseconds: Int, tempos: [BPM]) {
+        let parts = text.split(separator: ":")
+        guard parts.count == 2, let ms = Int(parts[0]) else { fail("--tempo-sweep MS:BPM,BPM.. not \(text)") }
+        return (ms, parts[1].split(separator: ",").map { BPM(Double($0) ?? 120) })
+    }
+
+    static func parseAt(_ text: String) -> (Double, BPM) {
+        let parts = text.split(separator: ":")
+        guard parts.count == 2, let t = Double(parts[0]), let b = Double(parts[1]) else { fail("--tempo-at SEC:BPM not \(text)") }
+        return (t, BPM(b))
+    }
+
+    static func parseTransport(_ text: String) -> (time: Double, command: EngineCommand, word: String) {
+        let parts = text.split(separator: ":")
+        guard parts.count == 2, let t = Double(parts[0]) else { fail("--transport-at SEC:start|stop|continue|locate=BAR not \(text)") }
+        let word = String(parts[1])
+        switch word {
+        case "start": return (t, .start, word)
+        case "stop": return (t, .stop, word)
+        case "continue": return (t, .continue, word)
+        default:
+            guard word.hasPrefix("locate="), let bar = Int32(word.dropFirst(7)) else { fail("bad transport command \(word)") }
+            return (t, .locate(bar: bar), word)
+        }
+    }
+}

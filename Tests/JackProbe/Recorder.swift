@@ -1,0 +1,147 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CJack
+import Synchronization
+import TactusJACK
+
+/// One recorded happening: an audio onset or a MIDI event, at its absolute frame.
+struct RecordedEvent: BitwiseCopyable {
+    var frame: Int64
+    var value: Float
+    var port: UInt8
+    /// 0 audio onset, 1 MIDI event, 2 a hole: cycles this recorder was not run for
+    /// (`frame` to `frame + value`), whose events it could not see.
+    var kind: UInt8
+    var count: UInt8
+    var bytes: (UInt8, UInt8, UInt8)
+}
+
+/// The recorder's process state: preallocated, so its callback is as
+/// real-time safe as Tactus' own.
+struct RecorderState: ~Copyable {
+    var client: OpaquePointer
+    var audio: [OpaquePointer]
+    var midi: [OpaquePointer]
+    let lastSample: UnsafeMutablePointer<Float>
+    let events: UnsafeMutablePointer<RecordedEvent>
+    let capacity: Int
+    var count = 0
+    var overflow = 0
+    var timeline: FrameTimeline?
+    var firstFrame: Int64 = -1
+    var endFrame: Int64 = 0
+    let cycles = Atomic<Int>(0)
+    let recordedFrames = Atomic<Int64>(0)
+}
+
+func recorderProcess(_ frames: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -> Int32 {
+    let s = arg!.assumingMemoryBound(to: RecorderState.self)
+    let jackFrame = jack_last_frame_time(s.pointee.client)
+    if s.pointee.timeline == nil { s.pointee.timeline = FrameTimeline(origin: Int64(jackFrame)) }
+    let start = s.pointee.timeline!.frame(forJackFrame: jackFrame)
+    if s.pointee.firstFrame < 0 {
+        s.pointee.firstFrame = start
+    } else if start != s.pointee.endFrame {
+        record(s, RecordedEvent(frame: s.pointee.endFrame, value: Float(start - s.pointee.endFrame), port: 0, kind: 2, count: 0, bytes: (0, 0, 0)))
+    }
+    for (index, port) in s.pointee.audio.enumerated() {
+        guard let samples = jack_port_get_buffer(port, frames)?.assumingMemoryBound(to: Float.self) else { continue }
+        var previous = s.pointee.lastSample[index]
+        for i in 0..<Int(frames) {
+            let x = samples[i]
+            if x != 0 && previous == 0 {
+                record(s, RecordedEvent(frame: start + Int64(i), value: x, port: UInt8(index + 1), kind: 0, count: 0, bytes: (0, 0, 0)))
+            }
+            previous = x
+        }
+        s.pointee.lastSample[index] = previous
+    }
+    for (index, port) in s.pointee.midi.enumerated() {
+        guard let buffer = jack_port_get_buffer(port, frames) else { continue }
+        let n = jack_midi_get_event_count(buffer)
+        for e in 0..<n {
+            var event = jack_midi_event_t()
+            guard jack_midi_event_get(&event, buffer, e) == 0, let data = event.buffer else { continue }
+            let size = min(3, event.size)
+            record(s, RecordedEvent(frame: start + Int64(event.time), value: 0, port: UInt8(index + 1), kind: 1, count: UInt8(event.size),
+                                    bytes: (data[0], size > 1 ? data[1] : 0, size > 2 ? data[2] : 0)))
+        }
+    }
+    s.pointee.endFrame = start + Int64(frames)
+    s.pointee.recordedFrames.store(s.pointee.endFrame - s.pointee.firstFrame, ordering: .releasing)
+    s.pointee.cycles.add(1, ordering: .relaxed)
+    return 0
+}
+
+private func record(_ s: UnsafeMutablePointer<RecorderState>, _ e: RecordedEvent) {
+    guard s.pointee.count < s.pointee.capacity else { s.pointee.overflow += 1; return }
+    s.pointee.events[s.pointee.count] = e
+    s.pointee.count += 1
+}
+
+enum Recorder {
+    static func main(_ args: inout Arguments) -> Int32 {
+        let name = args.value("--name", "-n") ?? "recorder"
+        let server = args.value("-s", "--server")
+        guard let out = args.value("--out") else { fail("record needs --out FILE") }
+        let audioCount = Int(args.value("--audio-ports") ?? "1") ?? 1
+        let midiCount = Int(args.value("--midi-ports") ?? "1") ?? 1
+        let connections = args.values("--connect")
+        let seconds = args.value("--seconds").flatMap(Double.init)
+        let ready = args.value("--ready")
+        TerminationSignals.block()
+
+        let client = ProbeClient.open(name, server: server)
+        let audio = (1...max(1, audioCount)).prefix(audioCount).map { i -> OpaquePointer in
+            guard let p = jack_port_register(client, "audio_\(i)", JACK_DEFAULT_AUDIO_TYPE, UInt(JackPortIsInput.rawValue), 0) else { fail("cannot register audio_\(i)") }
+            return p
+        }
+        let midi = (1...max(1, midiCount)).prefix(midiCount).map { i -> OpaquePointer in
+            guard let p = jack_port_register(client, "midi_\(i)", JACK_DEFAULT_MIDI_TYPE, UInt(JackPortIsInput.rawValue), 0) else { fail("cannot register midi_\(i)") }
+            return p
+        }
+        let capacity = 2_000_000
+        let state = UnsafeMutablePointer<RecorderState>.allocate(capacity: 1)
+        let lastSample = UnsafeMutablePointer<Float>.allocate(capacity: max(1, audioCount))
+        lastSample.initialize(repeating: 0, count: max(1, audioCount))
+        let storage = UnsafeMutablePointer<RecordedEvent>.allocate(capacity: capacity)
+        storage.initialize(repeating: RecordedEvent(frame: 0, value: 0, port: 0, kind: 0, count: 0, bytes: (0, 0, 0)), count: capacity)
+        state.initialize(to: RecorderState(client: client, audio: audio, midi: midi, lastSample: lastSample, events: storage, capacity: capacity))
+        let gone = ServerGoneFlag()
+        jack_set_process_callback(client, recorderProcess, state)
+        jack_on_info_shutdown(client, probeServerGone, Unmanaged.passUnretained(gone).toOpaque())
+        guard jack_activate(client) == 0 else { fail("cannot activate") }
+        let clientName = String(cString: jack_get_client_name(client))
+        for spec in connections {
+            let parts = spec.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2 else { fail("--connect wants in_port=other_port, not \(spec)") }
+            _ = ProbeClient.connect(client, parts[1], "\(clientName):\(parts[0])")
+        }
+        ProbeClient.touch(ready)
+        let rate = Int64(jack_get_sample_rate(client))
+        let period = jack_get_buffer_size(client)
+        while true {
+            if TerminationSignals.wait(milliseconds: 10) != nil { break }
+            if gone.gone.load(ordering: .acquiring) { break }
+            if let seconds, Double(state.pointee.recordedFrames.load(ordering: .acquiring)) >= seconds * Double(rate) { break }
+        }
+        if !gone.gone.load(ordering: .acquiring) { jack_deactivate(client) }
+        var text = "# rate \(rate) period \(period) first-frame \(state.pointee.firstFrame) end-frame \(state.pointee.endFrame) cycles \(state.pointee.cycles.load(ordering: .relaxed)) overflow \(state.pointee.overflow)\n"
+        text.reserveCapacity(state.pointee.count * 24)
+        for i in 0..<state.pointee.count {
+            let e = storage[i]
+            if e.kind == 2 {
+                text += "H \(e.frame) \(e.frame + Int64(e.value))\n"
+            } else if e.kind == 1 {
+                let bytes = [e.bytes.0, e.bytes.1, e.bytes.2].prefix(Int(min(3, e.count)))
+                text += "M \(e.port) \(e.frame) \(bytes.map { String($0, radix: 16) }.joined(separator: " "))\n"
+            } else {
+                text += "A \(e.port) \(e.frame) \(e.value)\n"
+            }
+        }
+        writeFile(out, text)
+        jack_client_close(client)
+        return 0
+    }
+}

@@ -1,0 +1,35 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// tactus-jack-probe: the JACK test companion of Tactus (recorder, MIDI sender,
+/// metronome harness, interposer check, transport switch). Used by the JACK
+/// test suite and the benchmark script; not installed for musicians.
+let usage = """
+usage: tactus-jack-probe MODE [options]
+  record   --out FILE [--name N] [-s SERVER] [--audio-ports N] [--midi-ports N]
+           [--connect in_port=other_port]... [--seconds S] [--ready FILE]
+           Writes every audio onset (first nonzero sample after silence) and every
+           MIDI event with its absolute frame: `A port frame value`, `M port frame hex..`;
+           `H from to` for cycles the recorder itself was not run for
+  send     --to PORT [--name N] [-s SERVER] [--rate EVENTS_PER_SECOND] [--seconds S]
+           [--script FILE] [--report FILE]
+  metronome  [tactus JACK options] [--tempo-sweep MS:BPM,BPM..] [--tempo-at SEC:BPM]...
+           [--transport-at SEC:start|stop|continue|locate=BAR]... [--clock-stream] [--events FILE]
+  allocate [--name N] [-s SERVER] [--seconds S]   (a process callback that mallocs and locks)
+  transport start|stop [-s SERVER]
+  stall    --to PORT [-s SERVER] [--every SECONDS] [--milliseconds MS]   (xruns on purpose)
+"""
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 2 else { fail(usage) }
+var rest = Arguments(arguments.dropFirst(2))
+switch arguments[1] {
+case "record": exit(Recorder.main(&rest))
+case "send": exit(Sender.main(&rest))
+case "metronome": exit(MetronomeHarness.main(&rest))
+case "allocate": exit(Allocator.main(&rest))
+case "transport": exit(Transport.main(&rest))
+case "stall": exit(Staller.main(&rest))
+default: fail(usage)
+}

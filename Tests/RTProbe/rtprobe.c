@@ -1,0 +1,214 @@
+/*
+ * The real-time proof: an LD_PRELOAD interposer that counts, per function, the
+ * allocator and lock calls made from inside a JACK process callback.
+ *
+ * How it knows it is inside the callback: it interposes jack_set_process_callback
+ * itself, registers a trampoline in place of the client's callback, and the
+ * trampoline sets a thread-local flag around the client's call. So it counts
+ * exactly what the client's callback (and everything that callback calls: the
+ * Swift runtime, libjack's MIDI and buffer functions) does, and nothing JACK's
+ * own thread does between cycles. Counted: malloc, calloc, realloc, free,
+ * posix_memalign, aligned_alloc, memalign, valloc; pthread_mutex_*, pthread_rwlock_*,
+ * pthread_cond_*, pthread_spin_lock, pthread_once, sem_wait/timedwait/trywait/post.
+ *
+ * At exit it writes its counts to $TACTUS_RTPROBE_REPORT (or stderr):
+ *   cycles N
+ *   violations N
+ *   malloc N ... (every counter that is not zero)
+ *
+ * The allocator functions forward to glibc's __libc_* entry points, which need
+ * no dlsym (dlsym itself allocates); everything else is looked up with
+ * dlsym(RTLD_NEXT) in a constructor, before any thread of the client exists.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <execinfo.h>
+#include <errno.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <jack/jack.h>
+#include "RTProbe.h"
+
+extern void *__libc_malloc(size_t);
+extern void *__libc_calloc(size_t, size_t);
+extern void *__libc_realloc(void *, size_t);
+extern void __libc_free(void *);
+extern void *__libc_memalign(size_t, size_t);
+
+enum {
+    C_MALLOC, C_CALLOC, C_REALLOC, C_FREE, C_POSIX_MEMALIGN, C_ALIGNED_ALLOC, C_MEMALIGN, C_VALLOC,
+    C_MUTEX_LOCK, C_MUTEX_TRYLOCK, C_MUTEX_TIMEDLOCK, C_MUTEX_UNLOCK,
+    C_RWLOCK_RDLOCK, C_RWLOCK_WRLOCK, C_RWLOCK_TRYRDLOCK, C_RWLOCK_TRYWRLOCK, C_RWLOCK_UNLOCK,
+    C_COND_WAIT, C_COND_TIMEDWAIT, C_COND_SIGNAL, C_COND_BROADCAST,
+    C_SPIN_LOCK, C_ONCE, C_SEM_WAIT, C_SEM_TIMEDWAIT, C_SEM_TRYWAIT, C_SEM_POST,
+    C_COUNT
+};
+static const char *names[C_COUNT] = {
+    "malloc", "calloc", "realloc", "free", "posix_memalign", "aligned_alloc", "memalign", "valloc",
+    "pthread_mutex_lock", "pthread_mutex_trylock", "pthread_mutex_timedlock", "pthread_mutex_unlock",
+    "pthread_rwlock_rdlock", "pthread_rwlock_wrlock", "pthread_rwlock_tryrdlock", "pthread_rwlock_trywrlock", "pthread_rwlock_unlock",
+    "pthread_cond_wait", "pthread_cond_timedwait", "pthread_cond_signal", "pthread_cond_broadcast",
+    "pthread_spin_lock", "pthread_once", "sem_wait", "sem_timedwait", "sem_trywait", "sem_post",
+};
+
+static atomic_ulong counts[C_COUNT];
+static atomic_ulong cycles;
+static __thread int in_callback __attribute__((tls_model("initial-exec")));
+
+static int trace_enabled;   /* TACTUS_RTPROBE_TRACE=1: a backtrace on stderr for every counted call */
+static __thread int tracing __attribute__((tls_model("initial-exec")));
+
+static inline void count(int which) {
+    if (!in_callback) return;
+    atomic_fetch_add_explicit(&counts[which], 1, memory_order_relaxed);
+    if (trace_enabled && !tracing) {
+        tracing = 1;
+        void *frames[40];
+        int n = backtrace(frames, 40);
+        dprintf(2, "rtprobe: %s in the process callback:\n", names[which]);
+        backtrace_symbols_fd(frames, n, 2);
+        tracing = 0;
+    }
+}
+
+unsigned long tactus_rtprobe_violations(void) {
+    unsigned long total = 0;
+    for (int i = 0; i < C_COUNT; i++) total += atomic_load(&counts[i]);
+    return total;
+}
+
+/* ---- the callback trampoline ---- */
+
+typedef int (*set_process_fn)(jack_client_t *, JackProcessCallback, void *);
+static set_process_fn real_set_process_callback;
+/* One client per process is what Tactus has; keep a few for the test tools. */
+#define MAX_CLIENTS 8
+static struct { JackProcessCallback callback; void *arg; } clients[MAX_CLIENTS];
+static atomic_int client_count;
+
+static int trampoline(jack_nframes_t frames, void *slot) {
+    int i = (int)(long)slot;
+    in_callback = 1;
+    int result = clients[i].callback(frames, clients[i].arg);
+    in_callback = 0;
+    atomic_fetch_add_explicit(&cycles, 1, memory_order_relaxed);
+    return result;
+}
+
+int jack_set_process_callback(jack_client_t *client, JackProcessCallback callback, void *arg) {
+    if (!real_set_process_callback) real_set_process_callback = (set_process_fn)dlsym(RTLD_NEXT, "jack_set_process_callback");
+    int i = atomic_fetch_add(&client_count, 1);
+    if (i >= MAX_CLIENTS || callback == NULL) return real_set_process_callback(client, callback, arg);
+    clients[i].callback = callback;
+    clients[i].arg = arg;
+    return real_set_process_callback(client, trampoline, (void *)(long)i);
+}
+
+/* ---- allocator ---- */
+
+void *malloc(size_t n) { count(C_MALLOC); return __libc_malloc(n); }
+void *calloc(size_t n, size_t m) { count(C_CALLOC); return __libc_calloc(n, m); }
+void *realloc(void *p, size_t n) { count(C_REALLOC); return __libc_realloc(p, n); }
+void free(void *p) { count(C_FREE); __libc_free(p); }
+void *memalign(size_t a, size_t n) { count(C_MEMALIGN); return __libc_memalign(a, n); }
+void *aligned_alloc(size_t a, size_t n) { count(C_ALIGNED_ALLOC); return __libc_memalign(a, n); }
+void *valloc(size_t n) { count(C_VALLOC); return __libc_memalign(4096, n); }
+int posix_memalign(void **out, size_t a, size_t n) {
+    count(C_POSIX_MEMALIGN);
+    if (a < sizeof(void *) || (a & (a - 1)) != 0) return EINVAL;
+    void *p = __libc_memalign(a, n);
+    if (!p) return ENOMEM;
+    *out = p;
+    return 0;
+}
+
+/* ---- locks ---- */
+
+#define REAL(ret, name, params) static ret (*real_##name) params;
+REAL(int, pthread_mutex_lock, (pthread_mutex_t *))
+REAL(int, pthread_mutex_trylock, (pthread_mutex_t *))
+REAL(int, pthread_mutex_timedlock, (pthread_mutex_t *, const struct timespec *))
+REAL(int, pthread_mutex_unlock, (pthread_mutex_t *))
+REAL(int, pthread_rwlock_rdlock, (pthread_rwlock_t *))
+REAL(int, pthread_rwlock_wrlock, (pthread_rwlock_t *))
+REAL(int, pthread_rwlock_tryrdlock, (pthread_rwlock_t *))
+REAL(int, pthread_rwlock_trywrlock, (pthread_rwlock_t *))
+REAL(int, pthread_rwlock_unlock, (pthread_rwlock_t *))
+REAL(int, pthread_cond_wait, (pthread_cond_t *, pthread_mutex_t *))
+REAL(int, pthread_cond_timedwait, (pthread_cond_t *, pthread_mutex_t *, const struct timespec *))
+REAL(int, pthread_cond_signal, (pthread_cond_t *))
+REAL(int, pthread_cond_broadcast, (pthread_cond_t *))
+REAL(int, pthread_spin_lock, (pthread_spinlock_t *))
+REAL(int, pthread_once, (pthread_once_t *, void (*)(void)))
+REAL(int, sem_wait, (sem_t *))
+REAL(int, sem_timedwait, (sem_t *, const struct timespec *))
+REAL(int, sem_trywait, (sem_t *))
+REAL(int, sem_post, (sem_t *))
+
+static void resolve(void) {
+#define LOOKUP(name) real_##name = dlsym(RTLD_NEXT, #name)
+    LOOKUP(pthread_mutex_lock); LOOKUP(pthread_mutex_trylock); LOOKUP(pthread_mutex_timedlock); LOOKUP(pthread_mutex_unlock);
+    LOOKUP(pthread_rwlock_rdlock); LOOKUP(pthread_rwlock_wrlock); LOOKUP(pthread_rwlock_tryrdlock);
+    LOOKUP(pthread_rwlock_trywrlock); LOOKUP(pthread_rwlock_unlock);
+    /* The condition variables have two versions; the current one is 2.3.2. */
+    real_pthread_cond_wait = dlvsym(RTLD_NEXT, "pthread_cond_wait", "GLIBC_2.3.2");
+    real_pthread_cond_timedwait = dlvsym(RTLD_NEXT, "pthread_cond_timedwait", "GLIBC_2.3.2");
+    real_pthread_cond_signal = dlvsym(RTLD_NEXT, "pthread_cond_signal", "GLIBC_2.3.2");
+    real_pthread_cond_broadcast = dlvsym(RTLD_NEXT, "pthread_cond_broadcast", "GLIBC_2.3.2");
+    if (!real_pthread_cond_wait) { LOOKUP(pthread_cond_wait); LOOKUP(pthread_cond_timedwait); LOOKUP(pthread_cond_signal); LOOKUP(pthread_cond_broadcast); }
+    LOOKUP(pthread_spin_lock); LOOKUP(pthread_once);
+    LOOKUP(sem_wait); LOOKUP(sem_timedwait); LOOKUP(sem_trywait); LOOKUP(sem_post);
+    real_set_process_callback = (set_process_fn)dlsym(RTLD_NEXT, "jack_set_process_callback");
+#undef LOOKUP
+}
+
+/* A call before the constructor ran (while libraries load) resolves everything
+   first; glibc's dlsym takes only its internal locks, not these symbols. */
+#define FORWARD(which, name, args, ...) \
+    count(which); \
+    if (!real_##name) resolve(); \
+    return real_##name args;
+
+int pthread_mutex_lock(pthread_mutex_t *m) { FORWARD(C_MUTEX_LOCK, pthread_mutex_lock, (m)) }
+int pthread_mutex_trylock(pthread_mutex_t *m) { FORWARD(C_MUTEX_TRYLOCK, pthread_mutex_trylock, (m)) }
+int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *t) { FORWARD(C_MUTEX_TIMEDLOCK, pthread_mutex_timedlock, (m, t)) }
+int pthread_mutex_unlock(pthread_mutex_t *m) { FORWARD(C_MUTEX_UNLOCK, pthread_mutex_unlock, (m)) }
+int pthread_rwlock_rdlock(pthread_rwlock_t *l) { FORWARD(C_RWLOCK_RDLOCK, pthread_rwlock_rdlock, (l)) }
+int pthread_rwlock_wrlock(pthread_rwlock_t *l) { FORWARD(C_RWLOCK_WRLOCK, pthread_rwlock_wrlock, (l)) }
+int pthread_rwlock_tryrdlock(pthread_rwlock_t *l) { FORWARD(C_RWLOCK_TRYRDLOCK, pthread_rwlock_tryrdlock, (l)) }
+int pthread_rwlock_trywrlock(pthread_rwlock_t *l) { FORWARD(C_RWLOCK_TRYWRLOCK, pthread_rwlock_trywrlock, (l)) }
+int pthread_rwlock_unlock(pthread_rwlock_t *l) { FORWARD(C_RWLOCK_UNLOCK, pthread_rwlock_unlock, (l)) }
+int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m) { FORWARD(C_COND_WAIT, pthread_cond_wait, (c, m)) }
+int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const struct timespec *t) { FORWARD(C_COND_TIMEDWAIT, pthread_cond_timedwait, (c, m, t)) }
+int pthread_cond_signal(pthread_cond_t *c) { FORWARD(C_COND_SIGNAL, pthread_cond_signal, (c)) }
+int pthread_cond_broadcast(pthread_cond_t *c) { FORWARD(C_COND_BROADCAST, pthread_cond_broadcast, (c)) }
+int pthread_spin_lock(pthread_spinlock_t *l) { FORWARD(C_SPIN_LOCK, pthread_spin_lock, (l)) }
+int pthread_once(pthread_once_t *o, void (*f)(void)) { FORWARD(C_ONCE, pthread_once, (o, f)) }
+int sem_wait(sem_t *s) { FORWARD(C_SEM_WAIT, sem_wait, (s)) }
+int sem_timedwait(sem_t *s, const struct timespec *t) { FORWARD(C_SEM_TIMEDWAIT, sem_timedwait, (s, t)) }
+int sem_trywait(sem_t *s) { FORWARD(C_SEM_TRYWAIT, sem_trywait, (s)) }
+int sem_post(sem_t *s) { FORWARD(C_SEM_POST, sem_post, (s)) }
+
+/* ---- report ---- */
+
+__attribute__((constructor)) static void start(void) {
+    resolve();
+    const char *trace = getenv("TACTUS_RTPROBE_TRACE");
+    trace_enabled = trace && trace[0] == '1';
+}
+
+__attribute__((destructor)) static void report(void) {
+    const char *path = getenv("TACTUS_RTPROBE_REPORT");
+    FILE *out = path ? fopen(path, "w") : stderr;
+    if (!out) out = stderr;
+    fprintf(out, "cycles %lu\nviolations %lu\n", atomic_load(&cycles), tactus_rtprobe_violations());
+    for (int i = 0; i < C_COUNT; i++) {
+        unsigned long n = atomic_load(&counts[i]);
+        if (n) fprintf(out, "%s %lu\n", names[i], n);
+    }
+    if (out != stderr) fclose(out);
+}

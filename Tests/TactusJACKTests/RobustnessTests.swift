@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+import TactusCore
+
+extension JACKServerTests {
+    /// What the server does to Tactus (xruns, a new period) and what a
+    /// controller sends it (malformed MIDI) never moves the grid or stops it.
+    @Suite struct Robustness {
+        /// An asynchronous server, a client upstream of Tactus that stalls 10 ms
+        /// four times a second: cycles are skipped. Ticks that fell in a skipped cycle
+        /// come late at the next cycle's first frame; every other tick, and every
+        /// click, stays on the grid anchored at the first: nothing shifts.
+        @Test func skippedCyclesNeverShiftTheGrid() throws {
+            let bpm = 97.3, period = 256
+            let s = try Session.record(period: period, synchronous: false, seconds: 8, metronomes: [
+                MetronomeSpec(name: "tactus", arguments: ["--bpm", "\(bpm)"], isTactus: true),
+            ]) { server in
+                Thread.sleep(forTimeInterval: 0.5)
+                let staller = try TestProcess.launch(TestFiles.probe, ["stall", "-s", server.name, "--to", "tactus:control", "--every", "0.25", "--milliseconds", "10"],
+                                                     output: TestFiles.file("\(server.name).staller.log"))
+                Thread.sleep(forTimeInterval: 7)
+                _ = Launch.stop(staller)
+            }
+            let interval = 48000 * 60 / bpm / 24
+            let ticks = s.recording.ticks()
+            let first = ticks.first ?? 0
+            var late = 0, off = 0
+            for f in ticks {
+                let e = Double(f - first) - (Double(f - first) / interval).rounded() * interval
+                if abs(e) <= 0.5 { continue }
+                if f % Int64(period) == 0 && e > 0 && e < interval / 2 { late += 1 } else { off += 1 }
+            }
+            #expect(s.messages["tactus"]?.contains(" 0 xruns") == false, "the stalls must cause xruns: \(s.messages)")
+            #expect(late >= 1, "some tick fell in a skipped cycle")
+            #expect(off == 0, "\(off) ticks neither on the grid nor late at a cycle start")
+            #expect(ticks.count > 300)
+            if let last = ticks.last {
+                let e = Double(last - first) - (Double(last - first) / interval).rounded() * interval
+                #expect(abs(e) <= 0.5, "the last tick is still on the first tick's grid")
+            }
+            let clickFit = GridFit(s.recording.clicks(), interval: interval * 24)
+            #expect(clickFit.maxError <= 0.5, "\(clickFit)")
+        }
+
+        /// `jack_bufsize` 256 → 128 while running: the grid goes on unchanged.
+        @Test func periodChangeWhileRunningKeepsTheGrid() throws {
+            let bpm = 133.0
+            let s = try Session.record(period: 256, seconds: 6, metronomes: [
+                MetronomeSpec(name: "tactus", arguments: ["--bpm", "\(bpm)"], isTactus: true),
+            ]) { server in
+                Thread.sleep(forTimeInterval: 2.5)
+                let p = try TestProcess.launch("/usr/bin/jack_bufsize", ["128"], output: TestFiles.file("\(server.name).bufsize.log"),
+                                               environment: ["JACK_DEFAULT_SERVER": server.name])
+                _ = TestProcess.wait(p, seconds: 10)
+            }
+            let interval = 48000 * 60 / bpm
+            let clicks = GridFit(s.recording.clicks(), interval: interval), ticks = GridFit(s.recording.ticks(), interval: interval / 24)
+            #expect(s.messages["tactus"]?.contains("JACK period is now 128 frames") == true, "\(s.messages)")
+            #expect(clicks.maxError <= 0.5 && clicks.gaps == 0 && clicks.count >= 10, "\(clicks)")
+            #expect(ticks.maxError <= 0.5 && ticks.gaps == 0, "\(ticks)")
+        }
+
+        /// Stray data bytes, undefined status bytes, SysEx, System Common and
+        /// real-time bytes on `control`: Tactus hands on exactly the channel
+        /// messages a MIDI 1.0 receiver finds in them, and keeps clicking.
+        @Test func malformedMIDIOnControlLosesNothingValidAndStopsNothing() throws {
+            let lines = [
+                "42", "F4", "F5 10", "90 3C 64", "3D 64", "F0 01 02", "F7", "D0 40", "FD", "C0 05", "F8", "80 3C 00",
+                "B0 01", "45", "F2 01 00", "A0 3C 30", "E0 00 40", "FF", "41 41 41", "D0 7F",
+            ]
+            var script = ""
+            for (i, line) in lines.enumerated() { script += "\(1.0 + Double(i) * 0.05) \(line)\n" }
+            let scriptURL = TestFiles.file("malformed-\(getpid()).midi")
+            try script.write(to: scriptURL, atomically: true, encoding: .utf8)
+            // The reference: TactusCore's parser on the same bytes, channel messages only.
+            var parser = MIDIParser()
+            let expected = lines.flatMap { $0.split(separator: " ").map { UInt8($0, radix: 16)! } }
+                .compactMap { parser.parse($0) }.filter { $0.channel != nil }.count
+            let s = try Session.record(period: 256, seconds: 4, metronomes: [
+                MetronomeSpec(name: "tactus", arguments: ["--bpm", "120"]),
+            ]) { server in
+                Thread.sleep(forTimeInterval: 0.5)
+                let sender = try TestProcess.launch(TestFiles.probe, ["send", "-s", server.name, "--to", "tactus:control", "--script", scriptURL.path],
+                                                    output: TestFiles.file("\(server.name).sender.log"))
+                _ = TestProcess.wait(sender, seconds: 10)
+            }
+            // Note On, running-status Note On, Channel Pressure, Program Change, Note Off,
+            // CC split over two events, Poly Pressure, Pitch Bend, running-status
+            // Pitch Bend after a real-time Reset byte, Channel Pressure.
+            #expect(expected == 10)
+            #expect(s.harnessLog["tactus"]?.contains("control-input received \(expected) dropped 0") == true, "\(s.harnessLog)")
+            #expect(GridFit(s.recording.clicks(), interval: 24000).maxError <= 0.5)
+            #expect(s.exitStatus["tactus"] == 0)
+        }
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+@testable import TactusJACK
+
+/// A private `jackd -d dummy` for one test: unique name, started and stopped by
+/// PID, so tests never touch a musician's server or each other's.
+final class JackTestServer {
+    let name: String
+    private(set) var sampleRate: Int
+    let period: Int
+    private(set) var process: Process?
+    let logURL: URL
+
+    private static let counter = Counter()
+
+    /// Synchronous mode (`-S`): the server waits for every client each cycle.
+    let synchronous: Bool
+
+    /// `synchronous` by default: on a shared two-core machine an asynchronous
+    /// server skips a late client's cycle now and then, and the timing tests
+    /// are about Tactus, not the machine (the xrun test runs asynchronous on purpose).
+    init(sampleRate: Int = 48000, period: Int = 256, synchronous: Bool = true, name: String? = nil) throws {
+        self.sampleRate = sampleRate
+        self.period = period
+        self.synchronous = synchronous
+        self.name = name ?? "tactus-test-\(getpid())-\(JackTestServer.counter.next())"
+        logURL = TestFiles.directory.appendingPathComponent("\(self.name).jackd.log")
+        try start()
+    }
+
+    deinit { stop() }
+
+    /// Starts (or starts again, after `kill`, possibly at another rate) the server
+    /// and waits until a client can open.
+    func start(sampleRate rate: Int? = nil) throws {
+        if let rate { sampleRate = rate }
+        process = try TestProcess.launch("/usr/bin/jackd", ["-n", name] + (synchronous ? ["-S"] : []) + ["-d", "dummy", "-r", "\(sampleRate)", "-p", "\(period)"], output: logURL)
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            if let client = try? JackClient(name: "probe", server: name) {
+                client.close()
+                return
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        throw TestFailure("jackd \(name) did not come up: \((try? String(contentsOf: logURL, encoding: .utf8)) ?? "")")
+    }
+
+    /// SIGKILL: the server vanishes as it would after a crash.
+    func kill() {
+        guard let process else { return }
+        Foundation.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        self.process = nil
+    }
+
+    func stop() {
+        guard let process, process.isRunning else { return }
+        process.terminate()
+        process.waitUntilExit()
+        self.process = nil
+    }
+}
+
+final class Counter: @unchecked Sendable {
+    private var value = 0
+    private let lock = NSLock()
+    func next() -> Int { lock.lock(); defer { lock.unlock() }; value += 1; return value }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Where the tests find the built tools and keep their files.
+enum TestFiles {
+    /// The build products folder (the test bundle runs from it).
+    static let products: URL = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+        .deletingLastPathComponent()
+
+    static let probe = products.appendingPathComponent("tactus-jack-probe").path
+    static let tactus = products.appendingPathComponent("tactus").path
+    static let interposer = products.appendingPathComponent("libRTProbe.so").path
+
+    static let directory: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("tactus-jack-tests-\(getpid())")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }()
+
+    static func file(_ name: String) -> URL { directory.appendingPathComponent(name) }
+}
+
+/// Child processes of a test, with their output in a file.
+enum TestProcess {
+    static func launch(_ path: String, _ arguments: [String], output: URL, environment: [String: String] = [:]) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: output)
+        process.standardOutput = handle
+        process.standardError = handle
+        var env = ProcessInfo.processInfo.environment
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        try process.run()
+        return process
+    }
+
+    /// Waits for `process` to exit, up to `seconds`; kills it (by PID) if it does not.
+    static func wait(_ process: Process, seconds: Double) -> Int32? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            return nil
+        }
+        return process.terminationStatus
+    }
+
+    static func waitForFile(_ url: URL, seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if FileManager.default.fileExists(atPath: url.path) { return true }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return false
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+
+/// A file written by `tactus-jack-probe record`: audio onsets and MIDI events,
+/// each at its absolute JACK frame.
+struct Recording {
+    struct Onset { var port: Int; var frame: Int64; var value: Float }
+    struct Event { var port: Int; var frame: Int64; var bytes: [UInt8] }
+
+    var sampleRate = 0
+    var period = 0
+    var firstFrame: Int64 = 0
+    var endFrame: Int64 = 0
+    var onsets: [Onset] = []
+    var events: [Event] = []
+    /// Frames the recorder was not run for (skipped cycles): nothing seen there.
+    var holes: [ClosedRange<Int64>] = []
+
+    init(contentsOf url: URL) throws {
+        let text = try String(contentsOf: url, encoding: .utf8)
+        for line in text.split(separator: "\n") {
+            let f = line.split(separator: " ")
+            switch f.first {
+            case "#":
+                var i = 1
+                while i + 1 < f.count {
+                    switch f[i] {
+                    case "rate": sampleRate = Int(f[i + 1]) ?? 0
+                    case "period": period = Int(f[i + 1]) ?? 0
+                    case "first-frame": firstFrame = Int64(f[i + 1]) ?? 0
+                    case "end-frame": endFrame = Int64(f[i + 1]) ?? 0
+                    default: break
+                    }
+                    i += 2
+                }
+            case "A":
+                onsets.append(Onset(port: Int(f[1])!, frame: Int64(f[2])!, value: Float(f[3])!))
+            case "H":
+                // A server whose frame time steps back (PipeWire after a skip) gives to < from.
+                let a = Int64(f[1])!, b = Int64(f[2])!
+                holes.append(min(a, b)...max(a, b))
+            case "M":
+                events.append(Event(port: Int(f[1])!, frame: Int64(f[2])!, bytes: f.dropFirst(3).map { UInt8($0, radix: 16)! }))
+            default:
+                break
+            }
+        }
+    }
+
+    func clicks(port: Int = 1) -> [Int64] { onsets.filter { $0.port == port }.map(\.frame) }
+    func ticks(port: Int = 1) -> [Int64] { events.filter { $0.port == port && $0.bytes == [0xF8] }.map(\.frame) }
+    func midi(port: Int = 1) -> [Event] { events.filter { $0.port == port } }
+}
+
+/// How a series of frames sits on an ideal grid of `interval` frames anchored at
+/// its first element: the worst error, the grid step of every element (to find
+/// missing or extra ones) and the drift of a least-squares line.
+struct GridFit: CustomStringConvertible {
+    let count: Int
+    let maxError: Double
+    /// Worst error against the same grid with its phase chosen best: for a
+    /// series whose first element is itself a rounded grid position.
+    let fittedError: Double
+    /// Elements whose grid index is not the previous one's + 1 (missing or extra),
+    /// unless every missing position fell in a hole of the recording.
+    let gaps: Int
+    /// Missing positions that fell where the recorder was not run.
+    let unseen: Int
+    let driftPPM: Double
+
+    init(_ frames: [Int64], interval: Double, holes: [ClosedRange<Int64>] = []) {
+        count = frames.count
+        guard let first = frames.first else { maxError = .infinity; fittedError = .infinity; gaps = 0; unseen = 0; driftPPM = 0; return }
+        var unseen = 0
+        var worst = 0.0
+        var lowest = 0.0, highest = 0.0
+        var gaps = 0
+        var previousIndex: Int64 = -1
+        var indices: [Double] = []
+        for f in frames {
+            let index = Int64((Double(f - first) / interval).rounded())
+            let error = Double(f - first) - Double(index) * interval
+            worst = max(worst, abs(error))
+            lowest = min(lowest, error)
+            highest = max(highest, error)
+            if index != previousIndex + 1 {
+                let missing = (previousIndex + 1)..<max(previousIndex + 1, index)
+                let inHoles = !missing.isEmpty && missing.allSatisfy { j in
+                    let position = first + Int64((Double(j) * interval).rounded())
+                    return holes.contains { ($0.lowerBound - 1)...($0.upperBound + 1) ~= position }
+                }
+                if inHoles { unseen += missing.count } else { gaps += 1 }
+            }
+            previousIndex = index
+            indices.append(Double(index))
+        }
+        maxError = worst
+        self.unseen = unseen
+        fittedError = (highest - lowest) / 2
+        self.gaps = gaps
+        // Slope of frame against grid index, compared with the nominal interval.
+        let n = Double(frames.count)
+        let ys = frames.map { Double($0 - first) }
+        let mx = indices.reduce(0, +) / n, my = ys.reduce(0, +) / n
+        let sxy = zip(indices, ys).reduce(0) { $0 + ($1.0 - mx) * ($1.1 - my) }
+        let sxx = indices.reduce(0) { $0 + ($1 - mx) * ($1 - mx) }
+        driftPPM = sxx > 0 ? (sxy / sxx / interval - 1) * 1e6 : 0
+    }
+
+    var description: String { "\(count) events, max error \(maxError) frames (best phase \(fittedError)), \(gaps) gaps, \(unseen) unseen, drift \(driftPPM) ppm" }
+}
+
+/// For a server without a synchronous mode (PipeWire), where cycles are skipped
+/// now and then on a loaded machine: each event is on the grid anchored at the
+/// first (±0.5 frame), or late at the first frame of a cycle (the engine's rule
+/// for a tick whose cycle was skipped, less than two periods late), or near a
+/// cycle the recorder itself missed (`holes`, ± one period), or off the grid: a fault.
+struct SkipTolerantAudit: CustomStringConvertible {
+    var onGrid = 0
+    var lateAtCycleStart = 0
+    var nearHole = 0
+    var offGrid: [Int64] = []
+
+    init(_ frames: [Int64], interval: Double, period: Int, holes: [ClosedRange<Int64>]) {
+        guard let first = frames.first else { return }
+        for f in frames {
+            let e = Double(f - first) - (Double(f - first) / interval).rounded() * interval
+            if abs(e) <= 0.5 { onGrid += 1 }
+            else if f % Int64(period) == 0 && e > 0 && e < Double(2 * period) { lateAtCycleStart += 1 }
+            else if holes.contains(where: { ($0.lowerBound - Int64(period))...($0.upperBound + Int64(period)) ~= f }) { nearHole += 1 }
+            else { offGrid.append(f) }
+        }
+    }
+
+    var description: String { "\(onGrid) on the grid, \(lateAtCycleStart) late at a cycle start, \(nearHole) near a recorder hole, off the grid: \(offGrid)" }
+}
