@@ -246,7 +246,10 @@ public final class JackMetronome {
         let wasRunning = control.pointee.status.running.load(ordering: .relaxed)
         let bar = control.pointee.status.bar.load(ordering: .relaxed)
         log("sample rate \(context.pointee.engine.sampleRate) → \(sampleRate) Hz: sounds re-synthesised, \(control.pointee.tempo.load()) BPM kept")
-        context.pointee.engine = try makeEngine(sampleRate: sampleRate)
+        // Everything changed while running (bar, gains, mute, offset) carries over.
+        var configuration = context.pointee.engine.configuration(atSampleRate: sampleRate)
+        configuration.tempo = control.pointee.tempo.load()
+        context.pointee.engine = Engine(configuration: configuration, sounds: options.sounds(sampleRate))
         old.deallocate()
         if wasRunning {
             control.pointee.commands.push(.locate(bar: Int32(max(1, bar))))

@@ -120,6 +120,17 @@ public struct Engine: ~Copyable {
     /// The sound set in use (to free it when the engine is gone).
     public var soundSet: SoundSet { sounds }
 
+    /// The settings in force now (after every command applied so far), to build an
+    /// engine at another sample rate that sounds the same (JACK server restarted at
+    /// a new rate). The clock offset is scaled to keep its duration.
+    public func configuration(atSampleRate rate: Int) -> EngineConfiguration {
+        let offsetFrames = clockDelay - clickDelay
+        return EngineConfiguration(
+            sampleRate: rate, tempo: pendingBarTempo ?? pendingTempo ?? tempo, bar: pendingBar ?? bar, gains: gains,
+            clockOffsetFrames: Int32(clamping: (offsetFrames * Int64(rate) + Int64(sampleRate / 2)) / Int64(sampleRate)),
+            clockWhileStopped: clockWhileStopped, sendSongPosition: sendSongPosition, muted: muted)
+    }
+
     // MARK: - Render
 
     /// Renders `frames` frames starting at absolute frame `start`.
