@@ -208,11 +208,16 @@ struct EngineTransportTests {
         let h = harness(EngineConfiguration(sampleRate: 48_000, tempo: BPM(120), clockOffsetFrames: 480))
         let seven = BarSettings(meter: Meter("7/8")!, accents: AccentPattern("X.x.x..")!, subdivision: .triplets)
         h.send(.changeBar(seven, tempo: BPM(133), at: .nextBar))
+        h.setTempo(BPM(133))   // the preset protocol: command first, then the tempo
         h.send(.setGains(SoundGains(accent: 0.5)))
         h.send(.setMuted(true))
         h.run(frames: 256, block: 256)
         let c = h.engine.configuration(atSampleRate: 96_000)
-        #expect(c.sampleRate == 96_000 && c.bar == seven && c.tempo == BPM(133) && c.gains.accent == 0.5 && c.muted)
+        #expect(c.sampleRate == 96_000)
+        #expect(c.bar == seven)
+        #expect(c.tempo == BPM(133))
+        #expect(c.gains.accent == 0.5)
+        #expect(c.muted)
         // 10 ms: 480 frames at 48 kHz, 960 at 96 kHz.
         #expect(c.clockOffsetFrames == 960)
     }
