@@ -1,0 +1,160 @@
+import Foundation
+import TactusCore
+
+/// `$XDG_CONFIG_HOME/tactus/controller.json`: the keyboard controller as
+/// `tactus learn` found it. Format (version 1; every field required except
+/// `hasAftertouch`, which defaults to true):
+///
+///     {
+///       "version": 1,
+///       "channel": 1,                 1 to 16, or "omni"
+///       "upKey": 72, "downKey": 71, "presetKey": 70,    note numbers 0 to 127
+///       "hasAftertouch": true,
+///       "calibration": { "deadZone": 2, "maximum": 112, "curve": "linear" }
+///     }
+///
+/// `curve` is linear, exponential or logarithmic; `deadZone` 0 to 126 and below
+/// `maximum`, 1 to 127. A wrong file gives one line naming the file and the field.
+public enum ControllerFile {
+    /// Nil when the file does not exist (the player never ran `tactus learn`).
+    public static func load(path: String) throws(OptionError) -> ControllerSettings? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw OptionError("tactus: cannot read \(path)")
+        }
+        return try decode(data, path: path)
+    }
+
+    public static func save(_ settings: ControllerSettings, path: String) throws(OptionError) {
+        let folder = (path as NSString).deletingLastPathComponent
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try Data(encode(settings).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw OptionError("tactus: cannot write \(path): \(error.localizedDescription)")
+        }
+    }
+
+    public static func encode(_ s: ControllerSettings) -> String {
+        let channel = s.channel.map { String($0.number) } ?? "\"omni\""
+        return """
+        {
+          "version": \(ControllerSettings.version),
+          "channel": \(channel),
+          "upKey": \(s.upKey),
+          "downKey": \(s.downKey),
+          "presetKey": \(s.presetKey),
+          "hasAftertouch": \(s.hasAftertouch),
+          "calibration": {
+            "deadZone": \(s.calibration.deadZone),
+            "maximum": \(s.calibration.maximum),
+            "curve": "\(s.calibration.curve.rawValue)"
+          }
+        }
+
+        """
+    }
+
+    public static func decode(_ data: Data, path: String) throws(OptionError) -> ControllerSettings {
+        let reader = FieldReader(path: path)
+        let parsed: JSONValue
+        do {
+            parsed = try JSONDecoder().decode(JSONValue.self, from: data)
+        } catch {
+            throw OptionError("tactus: \(path) is not valid JSON")
+        }
+        guard case .object(let root) = parsed else { throw reader.fail("", "must be a JSON object") }
+        try reader.onlyKnown(root, ["version", "channel", "upKey", "downKey", "presetKey", "hasAftertouch", "calibration"], in: "")
+        _ = try reader.integer(root, "version", in: 1...ControllerSettings.version)
+        let channel: MIDIChannel?
+        switch root["channel"] {
+        case .string("omni"):
+            channel = nil
+        case .number(let n) where n == n.rounded() && (1...16).contains(n):
+            channel = MIDIChannel(number: Int(n))
+        case nil:
+            throw reader.fail("channel", "is missing: 1 to 16, or \"omni\"")
+        case let other?:
+            throw reader.fail("channel", "\(other) is not a channel: 1 to 16, or \"omni\"")
+        }
+        let up = try reader.integer(root, "upKey", in: 0...127)
+        let down = try reader.integer(root, "downKey", in: 0...127)
+        let preset = try reader.integer(root, "presetKey", in: 0...127)
+        guard Set([up, down, preset]).count == 3 else {
+            throw reader.fail("presetKey", "upKey \(up), downKey \(down) and presetKey \(preset) must be three different notes")
+        }
+        var hasAftertouch = true
+        switch root["hasAftertouch"] {
+        case nil: break
+        case .bool(let flag): hasAftertouch = flag
+        case let other?: throw reader.fail("hasAftertouch", "\(other) must be true or false")
+        }
+        guard case .object(let calibration) = root["calibration"] else {
+            throw reader.fail("calibration", root["calibration"] == nil ? "is missing" : "must be an object")
+        }
+        try reader.onlyKnown(calibration, ["deadZone", "maximum", "curve"], in: "calibration.")
+        let deadZone = try reader.integer(calibration, "deadZone", in: 0...126, field: "calibration.deadZone")
+        let maximum = try reader.integer(calibration, "maximum", in: 1...127, field: "calibration.maximum")
+        guard deadZone < maximum else {
+            throw reader.fail("calibration.deadZone", "\(deadZone) must be below the maximum \(maximum)")
+        }
+        let curves = PressureConfiguration.Curve.allCases.map(\.rawValue).joined(separator: ", ")
+        guard case .string(let name) = calibration["curve"], let curve = PressureConfiguration.Curve(rawValue: name) else {
+            throw reader.fail("calibration.curve", "\(calibration["curve"].map { "\($0)" } ?? "is missing"): must be one of \(curves)")
+        }
+        return ControllerSettings(channel: channel, upKey: UInt7(up)!, downKey: UInt7(down)!, presetKey: UInt7(preset)!,
+                                  calibration: .init(deadZone: deadZone, maximum: maximum, curve: curve),
+                                  hasAftertouch: hasAftertouch)
+    }
+}
+
+/// Any JSON value, so the file can be checked field by field (a number is not a
+/// Bool, an unknown key is an error) with messages that name the field.
+private enum JSONValue: Decodable, Equatable, CustomStringConvertible {
+    case number(Double), string(String), bool(Bool), object([String: JSONValue]), array([JSONValue]), null
+
+    init(from decoder: Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        if c.decodeNil() { self = .null }
+        else if let b = try? c.decode(Bool.self) { self = .bool(b) }
+        else if let d = try? c.decode(Double.self) { self = .number(d) }
+        else if let s = try? c.decode(String.self) { self = .string(s) }
+        else if let a = try? c.decode([JSONValue].self) { self = .array(a) }
+        else { self = .object(try c.decode([String: JSONValue].self)) }
+    }
+
+    var description: String {
+        switch self {
+        case .number(let d): d == d.rounded() && abs(d) < 1e15 ? String(Int(d)) : String(d)
+        case .string(let s): "\"\(s)\""
+        case .bool(let b): String(b)
+        case .object: "an object"
+        case .array: "an array"
+        case .null: "null"
+        }
+    }
+}
+
+/// Reads typed fields out of a JSON object, failing with the file and field named.
+private struct FieldReader {
+    let path: String
+
+    func fail(_ field: String, _ problem: String) -> OptionError {
+        OptionError("tactus: \(path): " + (field.isEmpty ? problem : "field '\(field)' \(problem)"))
+    }
+
+    func onlyKnown(_ object: [String: JSONValue], _ known: [String], in prefix: String) throws(OptionError) {
+        for key in object.keys.sorted() where !known.contains(key) {
+            throw fail(prefix + key, "is not known (known fields: \(known.joined(separator: ", ")))")
+        }
+    }
+
+    func integer(_ object: [String: JSONValue], _ key: String, in range: ClosedRange<Int>, field: String? = nil) throws(OptionError) -> Int {
+        let name = field ?? key
+        guard let value = object[key] else { throw fail(name, "is missing: \(range.lowerBound) to \(range.upperBound)") }
+        guard case .number(let n) = value, n == n.rounded(), n >= Double(range.lowerBound), n <= Double(range.upperBound) else {
+            throw fail(name, "\(value) is not a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return Int(n)
+    }
+}
