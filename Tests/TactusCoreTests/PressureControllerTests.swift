@@ -409,9 +409,9 @@ struct PressureControllerTests {
             #expect(curve.shape(0) == 0)
             #expect(abs(curve.shape(1) - 1) < 1e-12)
         }
-        // Exponential makes the player push harder for strong: v = 89 is only light.
-        #expect(levels([89], configure: { $0.calibration.curve = .exponential }) == [.light])
-        #expect(levels([119], configure: { $0.calibration.curve = .exponential }) == [.strong])
+        // Exponential makes the player push harder for strong: from v = 113 (f = 0.7036), v = 112 is 0.6859.
+        #expect(levels([112], configure: { $0.calibration.curve = .exponential }) == [.light])
+        #expect(levels([113], configure: { $0.calibration.curve = .exponential }) == [.strong])
     }
 
     // MARK: Feedback cues
