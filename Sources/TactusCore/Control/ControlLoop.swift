@@ -29,7 +29,7 @@ public final class ControlLoop<Clock: ControlClock>: @unchecked Sendable {
     public var pollInterval: Int64 = 1_000
 
     private let engine: UnsafeMutablePointer<EngineControl>
-    private let inputs: [UnsafeMutablePointer<SPSCRing<ControlInputEvent>>]
+    private let inputs: [() -> ControlInputEvent?]
     private let clock: Clock
     private let report: (ControlReport) -> Void
     private let stopRequested = Atomic<Bool>(false)
@@ -43,13 +43,23 @@ public final class ControlLoop<Clock: ControlClock>: @unchecked Sendable {
     ///   - engine: the shared engine state; the loop stores tempo and pushes cues.
     ///   - inputs: rings filled by the MIDI inputs (JACK `control`, ALSA `control`).
     ///   - report: called on the control thread for what the application must do.
+    public convenience init(configuration: PressureConfiguration, engine: UnsafeMutablePointer<EngineControl>,
+                            inputs: [UnsafeMutablePointer<SPSCRing<ControlInputEvent>>], clock: Clock,
+                            report: @escaping (ControlReport) -> Void) {
+        self.init(configuration: configuration, engine: engine, sources: inputs.map { ring in { ring.pointee.pop() } },
+                  clock: clock, report: report)
+    }
+
+    /// The same, with each input given as its consumer end: a function that pops
+    /// the next event or returns nil (e.g. `{ shared.pointee.controlInput.pop() }`
+    /// for a ring that lives inside a larger shared context).
     public init(configuration: PressureConfiguration, engine: UnsafeMutablePointer<EngineControl>,
-                inputs: [UnsafeMutablePointer<SPSCRing<ControlInputEvent>>], clock: Clock,
+                sources: [() -> ControlInputEvent?], clock: Clock,
                 report: @escaping (ControlReport) -> Void) {
         let tempo = engine.pointee.tempo.load()
         controller = PressureController(configuration: configuration, tempo: tempo, at: clock.now())
         self.engine = engine
-        self.inputs = inputs
+        inputs = sources
         self.clock = clock
         self.report = report
         writtenTempo = tempo
@@ -72,8 +82,8 @@ public final class ControlLoop<Clock: ControlClock>: @unchecked Sendable {
         }
 
         batch.removeAll(keepingCapacity: true)
-        for ring in inputs {
-            while let event = ring.pointee.pop() { batch.append((batch.count, event)) }
+        for pop in inputs {
+            while let event = pop() { batch.append((batch.count, event)) }
         }
         // Two inputs may interleave: merge by time stamp, arrival order on ties.
         batch.sort { $0.event.microseconds != $1.event.microseconds
