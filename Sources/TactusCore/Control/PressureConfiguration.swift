@@ -25,10 +25,12 @@ public struct PressureConfiguration: Hashable, Sendable {
 
     /// Tempo change of a tap (Note On), BPM.
     public var tapStep: Double = 1
-    /// Enter *light* at f ≥ lightThreshold; fall back to *rest* only at f < lightRelease.
+    /// Enter *light* at f ≥ lightThreshold; fall back to *rest* only at f < lightRelease
+    /// (of 127: light from 4, rest again only at 2 or below).
     public var lightThreshold: Double = 0.03
     public var lightRelease: Double = 0.02
-    /// Enter *strong* at f > strongThreshold; fall back to *light* only at f ≤ strongRelease.
+    /// Enter *strong* at f > strongThreshold; fall back to *light* only at f ≤ strongRelease
+    /// (of 127: strong from 89, light again only at 84 or below).
     public var strongThreshold: Double = 0.70
     public var strongRelease: Double = 0.665
     /// Nothing happens for this long after Note On (source: 4 ticks of 80 ms; SPEC uses 0.32 s).
@@ -62,7 +64,8 @@ public struct PressureConfiguration: Hashable, Sendable {
     /// Calibration of the controller's pressure sensor.
     public var calibration = Calibration()
 
-    /// A control key with no Note Off is released after this long (seconds).
+    /// A control key with no Note Off is released after this long (seconds) without
+    /// any message from it (Note On or pressure); 0 or less: never.
     public var stuckKeyTimeout: Double = 10
 
     public struct Calibration: Hashable, Sendable {
