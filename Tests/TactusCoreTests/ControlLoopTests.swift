@@ -166,7 +166,7 @@ struct ControlLoopTests {
             engine.deinitialize(count: 1); engine.deallocate()
             ring.deinitialize(count: 1); ring.deallocate()
         }
-        let clock = MonotonicControlClock()
+        let clock = MonotonicClock()
         let loop = ControlLoop(configuration: PressureConfiguration(), engine: engine, inputs: [ring], clock: clock) { _ in }
         let finished = Atomic<Bool>(false)
         let thread = Thread { loop.run(); finished.store(true, ordering: .releasing) }

@@ -11,7 +11,7 @@ public protocol ControlClock {
 
 /// CLOCK_MONOTONIC in microseconds: the clock the JACK and ALSA inputs stamp
 /// `ControlInputEvent`s with (jack2's `jack_get_time` reads it too).
-public struct MonotonicControlClock: ControlClock, Sendable {
+public struct MonotonicClock: ControlClock, Sendable {
     public init() {}
 
     public func now() -> ControlTime {

@@ -155,7 +155,7 @@ public final class ControlLoop<Clock: ControlClock>: @unchecked Sendable {
 
     /// Polls until `requestStop()`, sleeping until the next step deadline but
     /// never longer than `pollInterval` (1 ms: the input rings have no wake-up).
-    /// Call on the control thread, with a `MonotonicControlClock`.
+    /// Call on the control thread, with a `MonotonicClock`.
     public func run() {
         while !stopRequested.load(ordering: .acquiring) {
             let deadline = poll()
