@@ -101,6 +101,18 @@ struct ControlLoopTests {
         #expect(h.engineTempo == 91)
     }
 
+    @Test func setTempoFromTheTerminalStoresItAndTheHoldGoesOnFromIt() {
+        let h = LoopHarness()
+        h.push(.noteOn(channel: ch1, note: up, velocity: UInt7(100)!), at: 0)
+        h.push(.channelPressure(channel: ch1, pressure: UInt7(120)!), at: 0.01)
+        h.poll(at: 0.33)
+        #expect(h.engineTempo == 131)
+        h.loop.setTempo(BPM(60))
+        #expect(h.engineTempo == 60)
+        h.poll(at: 0.48)
+        #expect(h.engineTempo == 70)
+    }
+
     @Test func deepPressProgramChangeAndTransportAreReported() {
         let h = LoopHarness()
         let preset = UInt7(70)!

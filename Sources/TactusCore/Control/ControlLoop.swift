@@ -71,6 +71,15 @@ public final class ControlLoop<Clock: ControlClock>: @unchecked Sendable {
         controller.setConfiguration(configuration)
     }
 
+    /// A tempo chosen on the control thread by something other than MIDI (the
+    /// terminal's arrow keys, tap tempo): stored here, so the loop stays the one
+    /// writer of `TempoState`, and a hold in progress goes on from it.
+    public func setTempo(_ tempo: BPM) {
+        controller.setTempo(tempo)
+        engine.pointee.tempo.store(tempo)
+        writtenTempo = tempo
+    }
+
     /// One round; returns when the controller next needs the time to move on
     /// (nil: only new input can change anything).
     @discardableResult
