@@ -6,7 +6,9 @@ import TactusJACK
 
 /// Runs `JackMetronome`, the same client `tactus` runs, with a scripted control
 /// thread: tempo changes on a schedule, transport commands, and a consumer that
-/// drains the control input (counting it) as the pressure controller would.
+/// drains the control input (counting it) as the pressure controller would;
+/// with `--pressure`, the pressure controller itself (`ControlLoop`, default
+/// settings, polled every millisecond) reads the control input.
 enum MetronomeHarness {
     static func main(_ args: inout Arguments) -> Int32 {
         var options = JackRunOptions()
@@ -23,6 +25,9 @@ enum MetronomeHarness {
         // The copy of the clock for the ALSA output thread (drained here, as that thread would).
         if args.flag("--clock-stream") { options.clockStreamCapacity = 4096 }
         options.controlConnections = args.values("--connect-control")
+        let feedback = args.values("--connect-feedback")
+        if !feedback.isEmpty { options.feedbackConnections = feedback }
+        let pressure = args.flag("--pressure")
         let sweep = args.value("--tempo-sweep").map(parseSweep)
         let tempoAt = args.values("--tempo-at").map(parseAt).sorted { $0.0 < $1.0 }
         let transportAt = args.values("--transport-at").map(parseTransport).sorted { $0.time < $1.time }
@@ -41,8 +46,18 @@ enum MetronomeHarness {
         var tempoIndex = 0
         var transportIndex = 0
         var received = 0
-        let status = metronome.run(tickMilliseconds: 5) { m in
-            while m.shared.pointee.controlInput.pop() != nil { received += 1 }
+        let shared = metronome.shared
+        let loop = !pressure ? nil : ControlLoop(configuration: PressureConfiguration(), engine: control,
+                                                 sources: [{ shared.pointee.controlInput.pop() }], clock: MonotonicClock()) { report in
+            if case .status = report { return }
+            log.append("pressure \(report)")
+        }
+        let status = metronome.run(tickMilliseconds: pressure ? 1 : 5) { m in
+            if let loop {
+                loop.poll()
+            } else {
+                while m.shared.pointee.controlInput.pop() != nil { received += 1 }
+            }
             while m.shared.pointee.clockStream?.pop() != nil {}
             let now = ProbeClient.monotonicMicroseconds()
             if let sweep, now >= nextSweep {

@@ -1,0 +1,199 @@
+import Foundation
+import Testing
+import TactusCore
+@testable import TactusJACK
+
+extension JACKServerTests {
+    /// The pressure controller on a real JACK server: a sender client plays a
+    /// keyboard player (Note On on the up key, channel pressure, Note Off) into
+    /// the metronome's `control` port; a recorder keeps the `clock` (MIDI 1),
+    /// the `click` (audio 1), the `feedback` output (audio 2), and a copy of what
+    /// the sender sent (MIDI 2), all on the server's frame clock.
+    @Suite struct PressureEndToEnd {
+        static let period = 256
+        static let rate = 48_000.0
+        /// The first part: the schedule of SPEC §4 (tap, light, strong, release).
+        static let scheduleStart = 1.0
+        /// Then 100 presses, alternately up and down, each with a strong press at
+        /// another phase of the 160 ms step clock, for the latency distribution.
+        static let pressesStart = 4.0
+        static let pressLength = 0.7
+        static let presses = 100
+
+        /// Sender script lines "SECONDS HEX..", seconds from the sender's first cycle.
+        static func script() -> (lines: [String], strongOffsets: [Double]) {
+            var lines: [String] = []
+            func at(_ t: Double, _ bytes: String) { lines.append(String(format: "%.6f %@", t, bytes)) }
+            let s = scheduleStart
+            at(s, "90 48 64")            // Note On, up key 72
+            at(s + 0.05, "D0 3C")        // pressure 60: light
+            at(s + 0.55, "D0 78")        // pressure 120: strong (its 60 ms impact is over before the 0.64 step)
+            at(s + 1.00, "80 48 00")     // Note Off
+            var strongOffsets: [Double] = []
+            var seed: UInt64 = 0x5EED
+            for k in 0..<presses {
+                seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                let phase = Double(seed >> 40) / Double(1 << 24)       // 0 ≤ phase < 1
+                let strong = 0.33 + phase * 0.16                        // within one step period
+                let t = pressesStart + Double(k) * pressLength
+                let key = k % 2 == 0 ? "48" : "47"                      // up, then down
+                at(t, "90 \(key) 64")
+                at(t + 0.02, "D0 3C")
+                at(t + strong, "D0 78")
+                at(t + strong + 0.17, "80 \(key) 00")
+                strongOffsets.append(strong)
+            }
+            return (lines, strongOffsets)
+        }
+
+        struct Result {
+            var recording: Recording
+            var harnessLog: String
+            var strongOffsets: [Double]
+        }
+
+        static func record() throws -> Result {
+            let server = try JackTestServer(period: period)
+            defer { server.stop() }
+            let tag = server.name
+            let recordingURL = TestFiles.file("\(tag).recording")
+            let ready = TestFiles.file("\(tag).ready")
+            let recorder = try server.launch(TestFiles.probe, ["record"] + server.clientArguments + [
+                "--name", "rec", "--out", recordingURL.path, "--ready", ready.path, "--audio-ports", "2", "--midi-ports", "2",
+            ], output: TestFiles.file("\(tag).recorder.log"), environment: [:])
+            defer { if recorder.isRunning { kill(recorder.processIdentifier, SIGKILL) } }
+            guard TestProcess.waitForFile(ready, seconds: 10) else { throw TestFailure("recorder did not start") }
+
+            let eventsURL = TestFiles.file("\(tag).pm.events")
+            let metronome = try server.launch(TestFiles.probe, ["metronome"] + server.clientArguments + [
+                "-n", "pm", "--pressure", "--bpm", "120", "--events", eventsURL.path, "rec:audio_1",
+                "--connect-feedback", "rec:audio_2", "--connect-clock", "rec:midi_1",
+            ], output: TestFiles.file("\(tag).pm.log"), environment: [:])
+            defer { if metronome.isRunning { kill(metronome.processIdentifier, SIGKILL) } }
+            Thread.sleep(forTimeInterval: 1)
+
+            let (lines, strongOffsets) = script()
+            let scriptURL = TestFiles.file("\(tag).script")
+            try (lines.joined(separator: "\n") + "\n").write(to: scriptURL, atomically: true, encoding: .utf8)
+            let sender = try server.launch(TestFiles.probe, ["send"] + server.clientArguments + [
+                "--name", "snd", "--to", "pm:control", "--script", scriptURL.path,
+            ], output: TestFiles.file("\(tag).snd.log"), environment: [:])
+            defer { if sender.isRunning { kill(sender.processIdentifier, SIGKILL) } }
+            // A copy of what the sender plays, on the recorder's clock. The script
+            // starts 1 s after the sender's first cycle: time enough to connect.
+            let patch = try JackClient(name: "patch", server: server.name)
+            var copied = false
+            for _ in 0..<100 where !copied {
+                copied = patch.portExists("snd:out") && patch.connect("snd:out", "rec:midi_2")
+                if !copied { Thread.sleep(forTimeInterval: 0.01) }
+            }
+            patch.close()
+            guard copied else { throw TestFailure("could not connect snd:out to rec:midi_2") }
+            let length = pressesStart + Double(presses) * pressLength + 2
+            _ = TestProcess.wait(sender, seconds: length + 10)
+
+            kill(metronome.processIdentifier, SIGTERM)
+            _ = TestProcess.wait(metronome, seconds: 10)
+            Thread.sleep(forTimeInterval: 0.2)
+            kill(recorder.processIdentifier, SIGTERM)
+            _ = TestProcess.wait(recorder, seconds: 10)
+            let log = (try? String(contentsOf: eventsURL, encoding: .utf8)) ?? ""
+            return Result(recording: try Recording(contentsOf: recordingURL), harnessLog: log, strongOffsets: strongOffsets)
+        }
+
+        static func session() throws -> Result {
+            try cache.get { try record() }
+        }
+
+        static let cache = ResultCache<Result>()
+
+        /// The whole-BPM tempo the clock shows from each tick to the next.
+        static func tickTempos(_ ticks: [Int64]) -> [(frame: Int64, bpm: Int)] {
+            zip(ticks, ticks.dropFirst()).map { a, b in (a, Int((60 * rate / (24 * Double(b - a))).rounded())) }
+        }
+
+        @Test func clockFollowsTapLightStrongAndStaysAfterRelease() throws {
+            let r = try Self.session()
+            let sent = r.recording.midi(port: 2)
+            guard let noteOn = sent.first(where: { $0.bytes == [0x90, 0x48, 0x64] }) else {
+                Issue.record("the recorder saw no Note On from the sender: \(r.harnessLog)")
+                return
+            }
+            let t0 = noteOn.frame
+            let window = r.recording.ticks(port: 1).filter { $0 >= t0 - 24_000 && $0 < t0 + Int64(2.9 * Self.rate) }
+            var changes: [(frame: Int64, bpm: Int)] = []
+            for (frame, bpm) in Self.tickTempos(window) where changes.last?.bpm != bpm { changes.append((frame, bpm)) }
+            // 120 → 121 (tap) → 122 (0.32) → 123 (0.48) → strong from 0.55: 133 (0.64) → 143 (0.80) → 153 (0.96); released at 1.0: 153.
+            let expected: [(Double?, Int)] = [(nil, 120), (0, 121), (0.32, 122), (0.48, 123), (0.64, 133), (0.80, 143), (0.96, 153)]
+            #expect(changes.map(\.bpm) == expected.map(\.1), "\(changes)")
+            for (change, (offset, bpm)) in zip(changes, expected) {
+                guard let offset else { continue }
+                let due = t0 + Int64(offset * Self.rate)
+                let oldTick = Int64(60 * Self.rate / 24 / Double(bpm - (bpm > 130 ? 10 : 1)))
+                // Within one tick of the step: the control thread's 1 ms poll, one
+                // JACK cycle for the engine to read the tempo, then the next tick.
+                // A cycle that starts (on the frame clock) just before the step but
+                // runs just after it already reads the new tempo: up to one period early.
+                let late = change.frame - due
+                #expect(late >= -Int64(Self.period) - 48 && late <= Int64(Self.period) + 96 + oldTick, "\(bpm) BPM: \(late) frames after its step time")
+            }
+            // Nothing more after the release: the last tick of the window is still at 153.
+            #expect(Self.tickTempos(window).last?.bpm == 153)
+            // The feedback port: impact when strong is entered (0.55), a selection
+            // tick with each strong step (0.64, 0.80, 0.96); nothing on it before.
+            // (Onsets, not the faint last samples of a decaying cue.)
+            let feedback = r.recording.onsets.filter { $0.port == 2 && $0.value >= 0.01 }.map(\.frame)
+                .filter { $0 >= t0 && $0 < t0 + Int64(1.5 * Self.rate) }
+            #expect(feedback.count == 4, "feedback onsets \(feedback.map { Double($0 - t0) / Self.rate })")
+            for (onset, offset) in zip(feedback, [0.55, 0.64, 0.80, 0.96]) {
+                let late = onset - (t0 + Int64(offset * Self.rate))
+                #expect(late >= -Int64(Self.period) - 48 && late <= Int64(2 * Self.period) + 96, "cue at \(offset) s: \(late) frames late")
+            }
+            #expect(r.harnessLog.contains("pressure lastTempo(153)"), "\(r.harnessLog)")
+        }
+
+        /// From the frame the strong pressure enters the `control` port to the first
+        /// clock tick at the new tempo, over 100 presses at different phases of the
+        /// step clock: at most one control step (160 ms) + one cycle + one tick.
+        @Test func pressureToTempoLatencyOver100Presses() throws {
+            let r = try Self.session()
+            let sent = r.recording.midi(port: 2)
+            let strongFrames = sent.filter { $0.bytes == [0xD0, 0x78] }.map(\.frame).dropFirst()   // the first is the schedule test's
+            let ticks = r.recording.ticks(port: 1)
+            let tempos = Self.tickTempos(ticks)
+            var latencies: [Int64] = []
+            for (k, frame) in strongFrames.enumerated() {
+                guard let before = tempos.last(where: { $0.frame < frame })?.bpm else { continue }
+                let up = k % 2 == 0
+                if let first = tempos.first(where: { $0.frame >= frame - 48 && (up ? $0.bpm >= before + 5 : $0.bpm <= before - 5) }) {
+                    latencies.append(first.frame - frame)
+                }
+            }
+            #expect(latencies.count == Self.presses, "\(latencies.count) of \(Self.presses) presses measured")
+            guard !latencies.isEmpty else { return }
+            let sorted = latencies.sorted()
+            let ms = { (frames: Int64) in (Double(frames) / Self.rate * 10_000).rounded() / 10 }
+            let pick = { (p: Double) in sorted[min(sorted.count - 1, Int(p * Double(sorted.count)))] }
+            let slowestTick = 60 * Self.rate / 24 / 90
+            let bound = 0.160 * Self.rate + Double(Self.period) + slowestTick + 96
+            print("JACK pressure→tempo latency, \(sorted.count) presses (48 kHz, period \(Self.period)): min \(ms(sorted[0])) ms, median \(ms(pick(0.5))) ms, p90 \(ms(pick(0.9))) ms, max \(ms(sorted.last!)) ms; bound step + cycle + tick + poll \((bound / Self.rate * 10_000).rounded() / 10) ms")
+            #expect(Double(sorted.last!) <= bound)
+        }
+    }
+}
+
+/// One recorded session shared by the tests that read it.
+final class ResultCache<Value>: @unchecked Sendable {
+    private var value: Swift.Result<Value, TestFailure>?
+    private let lock = NSLock()
+
+    func get(_ make: () throws -> Value) throws -> Value {
+        lock.lock()
+        defer { lock.unlock() }
+        if let value { return try value.get() }
+        let made: Swift.Result<Value, TestFailure>
+        do { made = .success(try make()) } catch { made = .failure(TestFailure("\(error)")) }
+        value = made
+        return try made.get()
+    }
+}
