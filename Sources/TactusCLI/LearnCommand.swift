@@ -1,4 +1,7 @@
+import Foundation
+import TactusALSA
 import TactusCore
+import TactusJACK
 
 /// `tactus learn`: asks for the up, down and preset keys, measures the resting
 /// touch and the hardest press, saves `controller.json` and prints what it stored.
@@ -9,6 +12,85 @@ import TactusCore
 public enum LearnCommand {
     /// No message for this long ends learn without saving.
     public static let patienceSeconds = 60.0
+
+    /// `tactus learn [-n NAME] [-s SERVER] [--connect-control PORT] [--alsa-control-from C:P]`:
+    /// listens on the JACK `control` port and the ALSA sequencer's `control` port
+    /// (whichever is there), like `tactus run`; the metronome stays silent.
+    public static func run(_ options: Options, environment: [String: String] = ProcessInfo.processInfo.environment) -> Int32 {
+        let path = UserFiles.controllerFile(environment)
+        var jackOptions = JackRunOptions()
+        jackOptions.clientName = options.clientName
+        jackOptions.serverName = options.serverName
+        jackOptions.controlConnections = options.connectControl
+        jackOptions.startStopped = true
+        jackOptions.lockMemory = false
+        let control = UnsafeMutablePointer<EngineControl>.allocate(capacity: 1)
+        control.initialize(to: EngineControl(tempo: BPM(120)))
+        defer { control.deinitialize(count: 1); control.deallocate() }
+        let metronome: JackMetronome
+        do {
+            // Only what concerns the player: JACK's start and stop lines are not.
+            metronome = try JackMetronome(options: jackOptions, control: control) { line in
+                if line.hasPrefix("stopped after") || line.hasPrefix("playback latency") || line.contains("is not connected") { return }
+                printError("tactus: \(line)")
+            }
+        } catch {
+            printError("tactus: \(error)")
+            return OptionError.exitStatus
+        }
+        let jack = metronome.connect()
+
+        let alsaInput = UnsafeMutablePointer<SPSCRing<ControlInputEvent>>.allocate(capacity: 1)
+        alsaInput.initialize(to: SPSCRing(capacity: 1024))
+        defer { alsaInput.deinitialize(count: 1); alsaInput.deallocate() }
+        var alsa: ALSAClient?
+        do {
+            if let alsaOptions = try ALSAWiring.options(from: options) {
+                alsa = try ALSAClient(options: alsaOptions) { printError("tactus: \($0)") }
+                alsa?.startInput(into: alsaInput)
+            }
+        } catch let error as OptionError {
+            printError(error.message)
+            return OptionError.exitStatus
+        } catch {
+            printError("tactus: \(error); learning from JACK only")
+        }
+        defer { alsa?.stop() }
+        guard jack || alsa != nil else {
+            printError("tactus: learn needs a MIDI input: no JACK server answered and the ALSA sequencer is off (--no-alsa) or missing")
+            metronome.shutdown()
+            return 1
+        }
+        var ports: [String] = []
+        if jack { ports.append("\(metronome.clientName):control (JACK)") }
+        if let alsa { ports.append("\(alsa.options.clientName):control, ALSA \(alsa.controlPort.client):\(alsa.controlPort.port)") }
+        print("tactus learn: listening on \(ports.joined(separator: " and ")); connect your keyboard there "
+              + "(--connect-control PORT, --alsa-control-from CLIENT:PORT, or your patchbay).")
+
+        var interrupted = false
+        let status = converse(next: {
+            let shared = metronome.shared
+            var waited = 0
+            while Double(waited) < patienceSeconds * 1000 {
+                while let event = shared.pointee.controlInput.pop() ?? alsaInput.pointee.pop() {
+                    if event.message.channel != nil { return event.message }
+                }
+                if TerminationSignals.wait(milliseconds: 5) != nil {
+                    interrupted = true
+                    return nil
+                }
+                metronome.service()
+                waited += 5
+            }
+            return nil
+        }, say: { line in
+            if interrupted { return }
+            print(line)
+        }, path: path, curve: .linear)
+        if interrupted { printError("tactus learn: interrupted, nothing saved") }
+        metronome.shutdown()
+        return interrupted ? 130 : status
+    }
 
     /// Runs the conversation; returns the exit status (0 saved, 1 gave up or could not save).
     public static func converse(next: () -> MIDIMessage?, say: (String) -> Void, path: String,

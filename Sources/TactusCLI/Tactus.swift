@@ -46,8 +46,7 @@ public enum Tactus {
                 return OptionError.exitStatus
             }
         case .learn:
-            printError("tactus: '\(options.command.rawValue)' is not available in this build yet")
-            return 1
+            return LearnCommand.run(options)
         }
     }
 }

@@ -197,3 +197,41 @@ final class ResultCache<Value>: @unchecked Sendable {
         return try made.get()
     }
 }
+
+extension JACKServerTests {
+    /// `tactus learn` on a real server: a sender plays the five steps into its
+    /// `control` port; it saves controller.json and prints what it stored.
+    @Suite struct LearnOnJACK {
+        @Test func learnSavesKeysAndCalibrationFromTheControlPort() throws {
+            let server = try JackTestServer(period: 256)
+            defer { server.stop() }
+            let tag = server.name
+            let config = TestFiles.file("\(tag).config")
+            let learnLog = TestFiles.file("\(tag).learn.log")
+            let learn = try server.launch(TestFiles.tactus, ["learn", "--no-alsa"] + server.clientArguments + ["-n", "learner"],
+                                          output: learnLog, environment: ["XDG_CONFIG_HOME": config.path])
+            defer { if learn.isRunning { kill(learn.processIdentifier, SIGKILL) } }
+            Thread.sleep(forTimeInterval: 1)
+            // up 60, down 59, preset 57; a resting touch reading 1; a hard press up to 118.
+            let script = [
+                "1.0 90 3C 50", "1.1 80 3C 00", "1.2 90 3B 50", "1.3 80 3B 00", "1.4 90 39 50", "1.5 80 39 00",
+                "1.6 90 3C 50", "1.65 D0 01", "1.7 D0 00", "1.8 80 3C 00",
+                "1.9 90 3C 50", "1.95 D0 40", "2.0 D0 76", "2.05 D0 70", "2.1 D0 00", "2.2 80 3C 00",
+            ]
+            let scriptURL = TestFiles.file("\(tag).learn.script")
+            try (script.joined(separator: "\n") + "\n").write(to: scriptURL, atomically: true, encoding: .utf8)
+            let sender = try server.launch(TestFiles.probe, ["send"] + server.clientArguments + ["--name", "keys", "--to", "learner:control", "--script", scriptURL.path],
+                                           output: TestFiles.file("\(tag).keys.log"), environment: [:])
+            defer { if sender.isRunning { kill(sender.processIdentifier, SIGKILL) } }
+            let status = TestProcess.wait(learn, seconds: 20)
+            _ = TestProcess.wait(sender, seconds: 5)
+            let output = (try? String(contentsOf: learnLog, encoding: .utf8)) ?? ""
+            #expect(status == 0, "\(output)")
+            let saved = try String(contentsOfFile: config.path + "/tactus/controller.json", encoding: .utf8)
+            #expect(saved.contains("\"upKey\": 60") && saved.contains("\"downKey\": 59") && saved.contains("\"presetKey\": 57"), "\(saved)")
+            #expect(saved.contains("\"deadZone\": 1") && saved.contains("\"maximum\": 118"), "\(saved)")
+            #expect(output.contains("up: 60 (C4) on channel 1"), "\(output)")
+            #expect(output.contains("  pressure:   dead zone 1, maximum 118, curve linear"), "\(output)")
+        }
+    }
+}
