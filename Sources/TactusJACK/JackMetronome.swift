@@ -329,18 +329,23 @@ public final class JackMetronome {
         }
     }
 
-    /// Makes the connections whose other end exists; the rest wait (another
-    /// client may come back after us).
+    /// Makes the connections it can; the rest wait until the deadline: the other
+    /// end may not exist yet (another client coming back after us), or exist but
+    /// refuse connections until its client is activated (jack_connect fails then).
     private func connectPending(_ client: JackClient) {
         guard !pending.isEmpty else { return }
         pending = pending.filter { connection in
             guard client.portExists(connection.other) else { return true }
             let (source, destination) = connection.endpoints(client: clientName)
-            if !client.connect(source, destination) { log("cannot connect \(source) to \(destination)") }
-            return false
+            return !client.connect(source, destination)
         }
         if !pending.isEmpty && ContinuousClock.now >= pendingUntil {
-            log("gave up reconnecting to \(pending.map(\.other).joined(separator: ", ")): no such port")
+            for connection in pending {
+                let (source, destination) = connection.endpoints(client: clientName)
+                log(client.portExists(connection.other)
+                    ? "gave up connecting \(source) to \(destination): JACK refused the connection"
+                    : "gave up connecting \(source) to \(destination): no such port")
+            }
             pending = []
         }
     }
