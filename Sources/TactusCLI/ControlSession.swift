@@ -1,0 +1,183 @@
+import TactusCore
+
+/// The control thread of the run mode: the pressure controller's loop, the
+/// preset list, and the computer keyboard, all on one thread with one tempo
+/// writer (SPEC §2).
+///
+/// MIDI from the controller reaches the `ControlLoop` through its input rings;
+/// keys from the terminal reach `perform(_:)` through the key reader's ring
+/// (`KeyReader`), drained by the same thread in the same round, so a key and a
+/// MIDI message can never write the tempo at the same time. Tempo from a key
+/// goes through `ControlLoop.setTempo`, so a pressure hold in progress goes on
+/// from it. This object pushes the engine commands of keys, presets and
+/// transport, on the thread that owns the command ring's producer end.
+///
+/// No I/O and no clock of its own: the caller passes the time, so tests run it
+/// in virtual time with a `VirtualClock`.
+public final class ControlSession<Clock: ControlClock> {
+    public let loop: ControlLoop<Clock>
+    private let engine: UnsafeMutablePointer<EngineControl>
+    public private(set) var presets: PresetSwitcher?
+    public let isSetlist: Bool
+    /// The bar last asked of the engine (start, a preset, a beats key).
+    public private(set) var bar: BarSettings
+    /// The bar before it, still heard until the engine applies the change at its bar line.
+    private var previousBar: BarSettings
+    /// `EngineStatus.barChanges` when `bar` was asked for.
+    private var barChangesAtRequest = 0
+    public private(set) var muted: Bool
+    public private(set) var clockOffsetMilliseconds: Double
+    /// The last thing said to the player; kept until replaced.
+    public private(set) var message: String?
+    /// `q` or Ctrl-C was pressed.
+    public private(set) var quitRequested = false
+    private var tapTempo = TapTempo()
+    /// Called for a preset that was switched to (samples to load: not the engine's job).
+    public var presetSwitched: (PresetEntry) -> Void = { _ in }
+    /// Called when a tempo should be kept as the last tempo (a hold ended, a key, a tap).
+    public var saveLastTempo: (BPM) -> Void = { _ in }
+    /// Called with every report of the loop after this session handled it (MIDI feedback, tests).
+    public var reportObserver: (ControlReport) -> Void = { _ in }
+
+    /// - Parameters:
+    ///   - inputs: the consumer ends of the MIDI input rings (JACK `control`, ALSA `control`).
+    ///   - presets: the preset list (nil: no presets, `[` `]` say so).
+    public init(configuration: PressureConfiguration, engine: UnsafeMutablePointer<EngineControl>,
+                inputs: [() -> ControlInputEvent?], clock: Clock, bar: BarSettings, muted: Bool = false,
+                clockOffsetMilliseconds: Double = 0, presets: PresetSwitcher? = nil, isSetlist: Bool = false) {
+        self.engine = engine
+        self.bar = bar
+        previousBar = bar
+        self.muted = muted
+        self.clockOffsetMilliseconds = clockOffsetMilliseconds
+        self.presets = presets
+        self.isSetlist = isSetlist
+        var deliver: (ControlReport) -> Void = { _ in }
+        loop = ControlLoop(configuration: configuration, engine: engine, sources: inputs, clock: clock) { deliver($0) }
+        deliver = { [unowned self] report in self.handle(report) }
+    }
+
+    /// One round of the control thread: the keys that arrived, then the MIDI
+    /// inputs and the controller's timeline. Returns the controller's next deadline.
+    @discardableResult
+    public func poll(keys: [TimedKeyAction] = []) -> ControlTime? {
+        for key in keys { perform(key) }
+        return loop.poll()
+    }
+
+    // MARK: - Keys
+
+    /// Carries out one key of the terminal (`KeyAction`), at the time its byte arrived.
+    public func perform(_ key: TimedKeyAction) {
+        switch key.action {
+        case .startStop:
+            let running = engine.pointee.status.running.load(ordering: .acquiring)
+            engine.pointee.commands.push(running ? .stop : .start)
+        case .tempoStep(let step):
+            let tempo = engine.pointee.tempo.load().adding(Double(step))
+            loop.setTempo(tempo)
+            saveLastTempo(tempo)
+        case .tap:
+            if let tempo = tapTempo.tap(at: ControlTime(microseconds: key.microseconds)) {
+                loop.setTempo(tempo)
+                saveLastTempo(tempo)
+                say("tap tempo: \(tempo) BPM from \(tapTempo.count) taps")
+            } else {
+                say("tap tempo: tap again on the beat (taps within 3 s count)")
+            }
+        case .previousPreset:
+            switchPreset(by: -1)
+        case .nextPreset:
+            switchPreset(by: 1)
+        case .toggleMute:
+            if engine.pointee.commands.push(.setMuted(!muted)) { muted.toggle() }
+        case .beatsPerBar(let beats):
+            guard let meter = Meter(beatsPerBar: beats, beatUnit: bar.meter.beatUnit) else { return }
+            let settings = BarSettings(meter: meter, accents: nil, subdivision: bar.subdivision)
+            if engine.pointee.commands.push(.changeBar(settings, tempo: nil, at: .nextBar)) { requested(settings) }
+        case .quit:
+            quitRequested = true
+        }
+    }
+
+    private func switchPreset(by step: Int) {
+        guard var switcher = presets else { return say("no presets: put preset files in ~/.config/tactus/presets or use --preset") }
+        let count = switcher.library.entries.count
+        guard count > 0 else { return say("there are no presets to switch to") }
+        let index: Int
+        if let current = switcher.currentIndex {
+            index = ((current + step) % count + count) % count
+        } else {
+            index = step > 0 ? 0 : count - 1
+        }
+        let outcome = switcher.select(index: index, control: engine.pointee)
+        presets = switcher
+        apply(outcome)
+    }
+
+    // MARK: - Reports of the control loop
+
+    private func handle(_ report: ControlReport) {
+        switch report {
+        case .nextPreset:
+            switchPreset(by: 1)
+        case .programChange(_, let program):
+            guard var switcher = presets else { break }
+            let outcome = switcher.programChange(program, control: engine.pointee)
+            presets = switcher
+            apply(outcome)
+        case .transport(let transport):
+            switch transport {
+            case .start: engine.pointee.commands.push(.start)
+            case .stop: engine.pointee.commands.push(.stop)
+            case .continue: engine.pointee.commands.push(.continue)
+            }
+        case .lastTempo(let tempo):
+            saveLastTempo(tempo)
+        case .message(let text):
+            say(text)
+        case .cue, .status:
+            break
+        }
+        reportObserver(report)
+    }
+
+    private func apply(_ outcome: PresetSwitcher.Outcome) {
+        switch outcome {
+        case .switched(let entry):
+            requested(entry.preset.bar)
+            clockOffsetMilliseconds = entry.preset.clock.offsetMilliseconds
+            loop.setConfiguration(entry.preset.pressure)
+            presetSwitched(entry)
+        case .refused(let error):
+            say("preset refused, \(presets?.current?.preset.name ?? "the current setting") keeps playing: \(error.messages.first ?? "\(error)")")
+        case .ignored(let reason):
+            say(reason)
+        }
+    }
+
+    private func requested(_ settings: BarSettings) {
+        previousBar = heardBar
+        bar = settings
+        barChangesAtRequest = engine.pointee.status.barChanges.load(ordering: .acquiring)
+    }
+
+    /// The bar the engine plays now: a change asked for while running lands at
+    /// the next bar line (or beat), and the display follows the ear, not the key.
+    public var heardBar: BarSettings {
+        let applied = engine.pointee.status.barChanges.load(ordering: .acquiring) > barChangesAtRequest
+        return applied || !engine.pointee.status.running.load(ordering: .acquiring) ? bar : previousBar
+    }
+
+    /// Replaces the message line.
+    public func say(_ text: String) {
+        message = text
+    }
+
+    /// Where the current preset stands in the list, for the display.
+    public var presetPosition: PresetPosition? {
+        guard let presets, let current = presets.current else { return nil }
+        return PresetPosition(name: current.preset.name, index: presets.currentIndex,
+                              count: presets.library.entries.count, isSetlist: isSetlist)
+    }
+}

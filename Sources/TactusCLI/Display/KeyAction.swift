@@ -1,0 +1,32 @@
+/// What a key of the computer keyboard asks for in the interactive mode.
+/// Carried out on the control thread, beside the MIDI input (`KeyControl`).
+public enum KeyAction: Hashable, Sendable, BitwiseCopyable {
+    /// Space: start when stopped, stop when running.
+    case startStop
+    /// ← → ±1 BPM, ↑ ↓ ±10 BPM.
+    case tempoStep(Int)
+    /// `t`: one tap of tap tempo.
+    case tap
+    /// `[`: the previous preset of the list or set list.
+    case previousPreset
+    /// `]`: the next preset.
+    case nextPreset
+    /// `m`: clicks off or on again; the MIDI clock keeps running.
+    case toggleMute
+    /// `1`–`9`: that many beats a bar; `0`: ten (the key after 9 on the digit row).
+    case beatsPerBar(Int)
+    /// `q` or Ctrl-C.
+    case quit
+}
+
+/// A key action and when its byte arrived (CLOCK_MONOTONIC µs, like
+/// `ControlInputEvent`), on its way from the key reader to the control thread.
+public struct TimedKeyAction: Hashable, Sendable, BitwiseCopyable {
+    public var action: KeyAction
+    public var microseconds: Int64
+
+    public init(_ action: KeyAction, microseconds: Int64) {
+        self.action = action
+        self.microseconds = microseconds
+    }
+}

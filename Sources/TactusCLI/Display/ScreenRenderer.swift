@@ -1,0 +1,281 @@
+import TactusCore
+
+/// Draws a `DisplayModel` as the lines of a terminal screen `width` × `height`.
+///
+/// ASCII only, so it reads the same in any locale and any font; colour is an
+/// extra (`ScreenStyle`), never the only carrier of meaning: the accented beat is
+/// an `X`, the current beat is in brackets, the level is written out. Each line
+/// fits the width (cut at the right); when the screen has fewer rows than the
+/// layout, the least important rows go first (blank rows, then the key help,
+/// then the connections), so an 80 × 24 terminal shows everything and a small
+/// one still shows tempo, beat and force.
+public struct ScreenRenderer: Sendable {
+    public var width: Int
+    public var height: Int
+    public var color: Bool
+
+    /// Columns taken by the row labels ("tempo", "force", …).
+    static let labelWidth = 8
+    /// The force bar's width, when the screen is wide enough.
+    static let maximumBarWidth = 40
+
+    public init(width: Int, height: Int, color: Bool = false) {
+        self.width = max(1, width)
+        self.height = max(1, height)
+        self.color = color
+    }
+
+    /// The screen's lines, top to bottom, at most `height` of them.
+    public func render(_ model: DisplayModel) -> [String] {
+        ScreenRenderer.keep(rows(model), height: height).map { $0.text(width: width, color: color) }
+    }
+
+    // MARK: - Rows
+
+    /// Lower numbers are kept longer when rows must go.
+    enum Importance: Int, Comparable {
+        case essential, high, medium, low, help, spacing
+        static func < (a: Importance, b: Importance) -> Bool { a.rawValue < b.rawValue }
+    }
+
+    struct Span {
+        var text: String
+        var style: ScreenStyle = .plain
+    }
+
+    struct Row {
+        var importance: Importance
+        var spans: [Span]
+
+        init(_ importance: Importance, _ spans: [Span]) {
+            self.importance = importance
+            self.spans = spans
+        }
+
+        static let blank = Row(.spacing, [])
+
+        /// The row cut to `width` columns, styled when `color`.
+        func text(width: Int, color: Bool) -> String {
+            var remaining = width
+            var out = ""
+            for span in spans where remaining > 0 {
+                let shown = span.text.count <= remaining ? span.text : String(span.text.prefix(remaining))
+                remaining -= shown.count
+                out += span.style.apply(to: shown, color: color)
+            }
+            return out
+        }
+    }
+
+    func rows(_ m: DisplayModel) -> [Row] {
+        var rows: [Row] = [
+            title(m),
+            .blank,
+            tempoRow(m),
+            beatRow(m),
+            .blank,
+            forceRow(m),
+            deepPressRow(m),
+            .blank,
+            presetRow(m),
+            jackRow(m),
+        ]
+        rows += midiRows(m)
+        rows.append(Row(.low, [label("clock"), Span(text: "offset " + Format.signedMilliseconds(m.clockOffsetMilliseconds))]))
+        rows.append(.blank)
+        rows.append(messageRow(m))
+        rows += helpRows()
+        // Blank rows fill the screen above the key help, so it sits at the bottom.
+        if rows.count < height, let firstHelp = rows.firstIndex(where: { $0.importance == .help }) {
+            rows.insert(contentsOf: Array(repeating: Row.blank, count: height - rows.count), at: firstHelp)
+        }
+        return rows
+    }
+
+    /// Drops the least important rows (the lowest of equals first) until `height` remain.
+    static func keep(_ rows: [Row], height: Int) -> [Row] {
+        var rows = rows
+        while rows.count > height {
+            let least = rows.map(\.importance).max() ?? .spacing
+            guard let index = rows.lastIndex(where: { $0.importance == least }) else { break }
+            rows.remove(at: index)
+        }
+        return rows
+    }
+
+    func label(_ text: String) -> Span {
+        Span(text: Format.padded(text, ScreenRenderer.labelWidth))
+    }
+
+    func title(_ m: DisplayModel) -> Row {
+        var spans = [Span(text: "Tactus", style: .bold), Span(text: "  ")]
+        spans.append(m.running ? Span(text: "RUNNING", style: .running) : Span(text: "STOPPED", style: .dim))
+        if m.muted { spans += [Span(text: "  "), Span(text: "MUTED (clock runs)", style: .warning)] }
+        return Row(.high, spans)
+    }
+
+    func tempoRow(_ m: DisplayModel) -> Row {
+        let position = m.bar > 0 && m.beat > 0 ? "\(m.bar):\(m.beat)" : "-:-"
+        return Row(.essential, [label("tempo"), Span(text: "\(m.tempo) BPM", style: .bold),
+                                Span(text: "   \(m.meter)   bar:beat \(position)")])
+    }
+
+    /// One cell a beat: `X` accent, `x` beat, `.` silent; the beat just heard in
+    /// brackets. Spaced out (`[X] x  x  x `) when it fits, else packed (`Xx[x]x`).
+    func beatRow(_ m: DisplayModel) -> Row {
+        let count = m.meter.beatsPerBar
+        let current = m.beat >= 1 && m.beat <= count ? m.beat : nil
+        var spans = [label("beat")]
+        let spaced = ScreenRenderer.labelWidth + 4 * count - 1 <= width
+        for index in 0..<count {
+            let isCurrent = current == index + 1
+            let accent = isCurrent ? m.beatAccent : m.accents[index]
+            let symbol = String(accent.symbol)
+            if isCurrent {
+                let style: ScreenStyle = !m.running ? .dim : accent == .accent ? .accentBeat : .beat
+                spans.append(Span(text: "[\(symbol)]", style: style))
+            } else {
+                spans.append(Span(text: spaced ? " \(symbol) " : symbol))
+            }
+            if spaced && index < count - 1 { spans.append(Span(text: " ")) }
+        }
+        return Row(.essential, spans)
+    }
+
+    /// The fixed-width tail after a bar: "  62%  light   up      +6.25 BPM/s".
+    func forceTail(_ p: PressureStatus, full: Bool) -> [Span] {
+        let levelStyle: ScreenStyle = switch p.level {
+        case .rest: .dim
+        case .light: .light
+        case .strong: .strong
+        }
+        var spans = [Span(text: "  " + Format.percent(p.force)), Span(text: "  "),
+                     Span(text: Format.padded(p.level.name, 6), style: levelStyle)]
+        if full {
+            let key = p.key.map { $0.rawValue } ?? "-"
+            spans.append(Span(text: "  " + Format.padded(key, 6) + "  "
+                              + Format.padded(Format.acceleration(p.acceleration), 7, left: true) + " BPM/s"))
+        }
+        return spans
+    }
+
+    /// Bar width and whether the key and acceleration fit beside it.
+    func barLayout() -> (width: Int, full: Bool) {
+        let fullTail = 37, shortTail = 14
+        let fixed = ScreenRenderer.labelWidth + 2
+        if width - fixed - fullTail >= 10 { return (min(ScreenRenderer.maximumBarWidth, width - fixed - fullTail), true) }
+        return (max(4, min(ScreenRenderer.maximumBarWidth, width - fixed - shortTail)), false)
+    }
+
+    func bar(_ fraction: Double, width: Int, style: ScreenStyle) -> [Span] {
+        let filled = min(width, max(0, Int((min(max(fraction, 0), 1) * Double(width)).rounded())))
+        return [Span(text: "["), Span(text: String(repeating: "#", count: filled), style: style),
+                Span(text: String(repeating: "-", count: width - filled)), Span(text: "]")]
+    }
+
+    func forceRow(_ m: DisplayModel) -> Row {
+        let layout = barLayout()
+        let p = m.pressure
+        let style: ScreenStyle = p.level == .strong ? .strong : p.level == .light ? .light : .plain
+        return Row(.essential, [label("force")] + bar(p.force, width: layout.width, style: style) + forceTail(p, full: layout.full))
+    }
+
+    /// Only while the preset key is held: how far the press is toward switching.
+    func deepPressRow(_ m: DisplayModel) -> Row {
+        guard m.pressure.key == .preset else { return .blank }
+        let layout = barLayout()
+        let progress = m.pressure.deepPressProgress
+        return Row(.high, [label("deep")] + bar(progress, width: layout.width, style: progress >= 1 ? .strong : .light)
+                   + [Span(text: "  " + Format.percent(progress) + (progress >= 1 ? "  next preset" : "  toward next preset"))])
+    }
+
+    func presetRow(_ m: DisplayModel) -> Row {
+        guard let preset = m.preset else { return Row(.medium, [label("preset"), Span(text: "none", style: .dim)]) }
+        let list = preset.isSetlist ? "set list" : "list"
+        let place = preset.index.map { "\($0 + 1)/\(preset.count) of the \(list)" } ?? "from a file, not in the \(list) of \(preset.count)"
+        return Row(.medium, [label("preset"), Span(text: preset.name, style: .bold), Span(text: "  (\(place))")])
+    }
+
+    func jackRow(_ m: DisplayModel) -> Row {
+        switch m.jack {
+        case .connected(let j):
+            let xrunStyle: ScreenStyle = j.xruns > 0 ? .warning : .plain
+            return Row(.medium, [label("JACK"), Span(text: "\(j.server): \(j.client)  \(j.sampleRate) Hz  \(j.period) frames  "),
+                                 Span(text: "xruns \(j.xruns)", style: xrunStyle), Span(text: "  DSP \(j.dspLoadPercent)%")])
+        case .waiting(let server):
+            return Row(.medium, [label("JACK"), Span(text: "no server \(server ?? "default") yet; retrying every second", style: .error)])
+        }
+    }
+
+    /// One row per system: "JACK clock -> rec:midi_1, control <- sender:out".
+    func midiRows(_ m: DisplayModel) -> [Row] {
+        var rows: [Row] = []
+        for system in [MIDIConnection.System.jack, .alsa] {
+            let connections = m.connections.filter { $0.system == system }.sorted()
+            var text = connections.isEmpty ? "no connections" : connections.map(\.description).joined(separator: ", ")
+            if system == .alsa && !m.alsaActive { text = "off" }
+            rows.append(Row(.low, [label(rows.isEmpty ? "MIDI" : ""), Span(text: system.rawValue + " "),
+                                   Span(text: text, style: connections.isEmpty ? .dim : .plain)]))
+        }
+        return rows
+    }
+
+    func messageRow(_ m: DisplayModel) -> Row {
+        guard let message = m.message else { return Row(.high, []) }
+        return Row(.high, [Span(text: "> " + message, style: .warning)])
+    }
+
+    func helpRows() -> [Row] {
+        [Row(.help, [label("keys"), Span(text: "space start/stop  <- -> -1/+1  up down +10/-10  t tap", style: .dim)]),
+         Row(.help, [label(""), Span(text: "[ ] preset  m mute  1-9 0 beats a bar  q quit", style: .dim)])]
+    }
+}
+
+/// Number formats of the display and the log, without Foundation.
+enum Format {
+    /// `text` padded with spaces to `width` (on the left when `left`), never cut.
+    static func padded(_ text: String, _ width: Int, left: Bool = false) -> String {
+        let padding = String(repeating: " ", count: max(0, width - text.count))
+        return left ? padding + text : text + padding
+    }
+
+    /// A fraction 0…1 as a right-aligned whole percent: " 62%".
+    static func percent(_ fraction: Double) -> String {
+        padded("\(Int((min(max(fraction, 0), 1) * 100).rounded()))%", 4, left: true)
+    }
+
+    /// `value` with at most `decimals` decimals, trailing zeros dropped: 6.25, 62.5, 10.
+    static func decimal(_ value: Double, decimals: Int = 2) -> String {
+        var scale = 1
+        for _ in 0..<decimals { scale *= 10 }
+        let scaled = Int((abs(value) * Double(scale)).rounded())
+        let sign = value < 0 && scaled != 0 ? "-" : ""
+        var fraction = String(scaled % scale)
+        fraction = String(repeating: "0", count: decimals - fraction.count) + fraction
+        while fraction.hasSuffix("0") { fraction.removeLast() }
+        return sign + String(scaled / scale) + (fraction.isEmpty ? "" : "." + fraction)
+    }
+
+    /// BPM per second with its sign: "+6.25", "-62.5", "0".
+    static func acceleration(_ value: Double) -> String {
+        let text = decimal(value)
+        return text == "0" || text.hasPrefix("-") ? text : "+" + text
+    }
+
+    /// "+2.5 ms", "-10 ms", "0 ms".
+    static func signedMilliseconds(_ value: Double) -> String {
+        let text = decimal(value)
+        return (text == "0" || text.hasPrefix("-") ? text : "+" + text) + " ms"
+    }
+}
+
+extension ForceLevel {
+    /// The level's name as shown and logged: rest, light, strong.
+    var name: String {
+        switch self {
+        case .rest: "rest"
+        case .light: "light"
+        case .strong: "strong"
+        }
+    }
+}
