@@ -83,7 +83,7 @@ public struct ScreenRenderer: Sendable {
         rows += midiRows(m)
         rows.append(Row(.low, [label("clock"), Span(text: "offset " + Format.signedMilliseconds(m.clockOffsetMilliseconds))]))
         rows.append(.blank)
-        rows.append(messageRow(m))
+        rows += messageRows(m)
         rows += helpRows()
         // Blank rows fill the screen above the key help, so it sits at the bottom.
         if rows.count < height, let firstHelp = rows.firstIndex(where: { $0.importance == .help }) {
@@ -220,14 +220,28 @@ public struct ScreenRenderer: Sendable {
         return rows
     }
 
-    func messageRow(_ m: DisplayModel) -> Row {
-        guard let message = m.message else { return Row(.high, []) }
-        return Row(.high, [Span(text: "> " + message, style: .warning)])
+    /// The last message, wrapped over up to three rows.
+    func messageRows(_ m: DisplayModel) -> [Row] {
+        guard let message = m.message else { return [Row(.high, [])] }
+        let lines = Format.wrap("> " + message, width: width, indent: 2)
+        return lines.prefix(3).map { Row(.high, [Span(text: $0, style: .warning)]) }
     }
 
+    /// The keys, packed into as many rows as the width needs.
     func helpRows() -> [Row] {
-        [Row(.help, [label("keys"), Span(text: "space start/stop  <- -> -1/+1  up down +10/-10  t tap", style: .dim)]),
-         Row(.help, [label(""), Span(text: "[ ] preset  m mute  1-9 0 beats a bar  q quit", style: .dim)])]
+        let items = ["space start/stop", "<- -> -1/+1", "up down +10/-10", "t tap", "[ ] preset", "m mute", "1-9 0 beats a bar", "q quit"]
+        let room = max(1, width - ScreenRenderer.labelWidth)
+        var lines: [String] = []
+        for item in items {
+            if let last = lines.last, last.count + 2 + item.count <= room {
+                lines[lines.count - 1] = last + "  " + item
+            } else {
+                lines.append(item)
+            }
+        }
+        return lines.enumerated().map { index, line in
+            Row(.help, [label(index == 0 ? "keys" : ""), Span(text: line, style: .dim)])
+        }
     }
 }
 
@@ -237,6 +251,25 @@ enum Format {
     static func padded(_ text: String, _ width: Int, left: Bool = false) -> String {
         let padding = String(repeating: " ", count: max(0, width - text.count))
         return left ? padding + text : text + padding
+    }
+
+    /// `text` broken at spaces into lines of at most `width` characters (a word
+    /// longer than that is cut); lines after the first start with `indent` spaces.
+    static func wrap(_ text: String, width: Int, indent: Int = 0) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        let prefix = String(repeating: " ", count: max(0, min(indent, width - 1)))
+        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+            let candidate = line.isEmpty ? (lines.isEmpty ? "" : prefix) + word : line + " " + word
+            if candidate.count <= width || line.isEmpty || line == prefix {
+                line = String(candidate.prefix(width))
+            } else {
+                lines.append(line)
+                line = String((prefix + word).prefix(width))
+            }
+        }
+        if !line.isEmpty || lines.isEmpty { lines.append(line) }
+        return lines
     }
 
     /// A fraction 0…1 as a right-aligned whole percent: " 62%".
