@@ -15,12 +15,14 @@ let package = Package(
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         // Static inline wrappers for what Swift cannot import: variadic functions and macros.
         .target(name: "CShims", dependencies: ["CJack", "CALSA"]),
+        // Raw mode and its restoration from signal handlers (async-signal-safe C).
+        .target(name: "CTerminal"),
         // The pure engine: grid, clock, sound, MIDI, real-time state, controller, presets. No I/O.
         .target(name: "TactusCore", swiftSettings: [.define("REALTIME_CHECKS", .when(configuration: .release))]),
         // The ALSA sequencer client: clock scheduler, controller input, port discovery.
         .target(name: "TactusALSA", dependencies: ["TactusCore", "CALSA", "CShims"]),
         // The command line: options, subcommands, wiring of the layers below.
-        .target(name: "TactusCLI", dependencies: ["TactusCore", "TactusALSA", "TactusJACK", "CJack", "CShims", "CSndfile"]),
+        .target(name: "TactusCLI", dependencies: ["TactusCore", "TactusALSA", "TactusJACK", "CJack", "CShims", "CSndfile", "CTerminal"]),
         .executableTarget(name: "tactus", dependencies: ["TactusCLI"]),
         // The JACK client: process callback, ports, reconnection.
         .target(name: "TactusJACK", dependencies: ["TactusCore", "CJack", "CShims"]),
@@ -30,6 +32,6 @@ let package = Package(
         .testTarget(name: "TactusJACKTests", dependencies: ["TactusJACK", "TactusCore", "TactusCLI"]),
         .testTarget(name: "TactusCoreTests", dependencies: ["TactusCore"]),
         .testTarget(name: "TactusALSATests", dependencies: ["TactusALSA", "TactusCore", "CALSA", "CShims"]),
-        .testTarget(name: "TactusCLITests", dependencies: ["TactusCLI", "TactusCore", "CSndfile"]),
+        .testTarget(name: "TactusCLITests", dependencies: ["TactusCLI", "TactusCore", "CSndfile", "CTerminal"]),
     ]
 )
