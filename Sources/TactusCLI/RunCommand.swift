@@ -1,3 +1,4 @@
+import Foundation
 import TactusALSA
 import TactusCore
 import TactusJACK
@@ -8,11 +9,20 @@ import TactusJACK
 /// blocks SIGINT/SIGTERM before JACK starts its threads), it alone pushes engine
 /// commands, and it waits for the signals between its ticks.
 public enum RunCommand {
-    /// `tempo` and `bar` come from a preset when one was given (they win over the defaults).
-    public static func run(_ options: Options, tempo: BPM? = nil, bar: BarSettings? = nil) -> Int32 {
+    /// `tempo` and `bar` come from a preset when one was given (they win over the
+    /// defaults); `presets` is the preset list (and the starting preset) for
+    /// Program Change, the deep press and the `[` `]` keys.
+    public static func run(_ options: Options, tempo: BPM? = nil, bar: BarSettings? = nil, presets: PresetStart? = nil) -> Int32 {
         var jack: JackRunOptions
+        let environment = ProcessInfo.processInfo.environment
+        let lastTempo = LastTempoStore(environment: environment)
         do {
-            jack = try jackOptions(options, tempo: tempo, bar: bar)
+            // The last tempo (SPEC §4 rule 7) when neither --bpm nor a preset gives one.
+            var startTempo = tempo
+            if startTempo == nil && options.tempo == nil {
+                do throws(OptionError) { startTempo = try lastTempo.load() } catch { printError(error.message) }
+            }
+            jack = try jackOptions(options, tempo: startTempo, bar: bar)
             _ = try ALSAWiring.options(from: options)
         } catch {
             printError(error.message)
@@ -35,26 +45,80 @@ public enum RunCommand {
         let clockStream = ClockStreamSource(
             peek: { shared.pointer.pointee.clockStream?.peek() }, pop: { _ = shared.pointer.pointee.clockStream?.pop() },
             isEmpty: { shared.pointer.pointee.clockStream?.peek() == nil }, frameClock: { shared.pointer.pointee.frameClock.read() })
-        let alsa: ALSAClient?
-        do {
-            alsa = try ALSAWiring.start(options, clockStream: clockStream, controlInput: alsaInput)
+        // The control thread is this one: the pressure controller reads both
+        // control rings, the keys come from the terminal, the display or the
+        // change log goes out, all in the metronome's tick.
+        let session = controlSession(options, jack: jack, control: control, presets: presets, environment: environment,
+                                     inputs: [{ shared.pointer.pointee.controlInput.pop() }, { alsaInput.pointee.pop() }])
+        session.saveLastTempo = { (tempo: BPM) in
+            do throws(OptionError) { try lastTempo.save(tempo) } catch { printError(error.message) }
+        }
+        var alsa: ALSAClient?
+        var dspLoad = DSPLoadReading()
+        let alsaConnections = ALSAConnectionTracker()
+        let frontEnd = RunFrontEnd(session: session, engine: control, interactive: RunFrontEnd.isInteractive(options),
+                                   environment: environment) {
+            links(metronome, alsa: alsa, alsaConnections: alsaConnections.current, dspLoad: &dspLoad)
+        }
+        do throws(OptionError) {
+            alsa = try ALSAWiring.start(options, clockStream: clockStream, controlInput: alsaInput, log: alsaConnections.report)
         } catch {
+            frontEnd.finish()
             printError(error.message)
             return OptionError.exitStatus
         }
         let bar = jack.engine.bar
         printError("tactus: \(jack.engine.tempo) BPM, \(bar.meter) \(bar.accents), \(bar.subdivision == .none ? "no subdivision" : bar.subdivision.rawValue)"
                    + (jack.startStopped ? "; stopped, waiting for start" : "") + "; Ctrl-C to quit")
-        let status = metronome.run { m in
-            // Until the pressure controller is wired in, the control input (JACK
-            // `control` and ALSA `control`, one ring each) is drained here so
-            // neither ring fills.
-            while m.shared.pointee.controlInput.pop() != nil {}
-            while alsaInput.pointee.pop() != nil {}
+        // A 1 ms tick: the pressure steps fall within a millisecond of their time.
+        let status = metronome.run(tickMilliseconds: 1) { _ in
+            // `q` or Ctrl-C in the terminal: the same way out as SIGINT (MIDI Stop, close).
+            if frontEnd.round() { raise(SIGINT) }
         }
         // The last JACK cycle has pushed its Stop; the ALSA queue delivers it, then stops.
         alsa?.stop()
+        frontEnd.finish()
         return status
+    }
+
+    /// The control session of the run: pressure settings (preset, controller.json,
+    /// command line), the preset list, and what the engine starts with.
+    static func controlSession(_ options: Options, jack: JackRunOptions, control: UnsafeMutablePointer<EngineControl>,
+                               presets: PresetStart?, environment: [String: String],
+                               inputs: [() -> ControlInputEvent?]) -> ControlSession<TactusCore.MonotonicClock> {
+        var controller: ControllerSettings?
+        do throws(OptionError) {
+            controller = try ControllerFile.load(path: UserFiles.controllerFile(environment))
+        } catch {
+            printError(error.message)
+        }
+        let configuration = options.pressureConfiguration(base: presets?.preset?.preset.pressure ?? PressureConfiguration(), controller: controller)
+        var switcher: PresetSwitcher?
+        if let presets {
+            var s = PresetSwitcher(library: presets.library, sampleRate: jack.engine.sampleRate, switchPoint: options.switchPoint,
+                                   masterGain: options.linearGain)
+            if let entry = presets.preset { s.started(with: entry) }
+            switcher = s
+        }
+        return ControlSession(configuration: configuration, engine: control, inputs: inputs, clock: TactusCore.MonotonicClock(),
+                              bar: jack.engine.bar, muted: options.mute, clockOffsetMilliseconds: options.clockOffsetMilliseconds,
+                              presets: switcher, isSetlist: options.setlist != nil)
+    }
+
+    /// The JACK and ALSA side for the display.
+    static func links(_ metronome: JackMetronome, alsa: ALSAClient?, alsaConnections: [MIDIConnection],
+                      dspLoad: inout DSPLoadReading) -> LinkStatus {
+        var connections = alsa == nil ? [] : alsaConnections
+        let view: JackView
+        if let s = metronome.status {
+            view = .connected(JackFigures(server: s.server, client: s.client, sampleRate: s.sampleRate, period: s.period,
+                                          xruns: s.xruns, dspLoadPercent: dspLoad.update(s.dspLoad)))
+            connections += s.clockConnections.map { MIDIConnection(.jack, .clock, $0) }
+            connections += s.controlConnections.map { MIDIConnection(.jack, .control, $0) }
+        } else {
+            view = .waiting(server: metronome.serverName)
+        }
+        return LinkStatus(jack: view, connections: connections, alsaActive: alsa != nil)
     }
 
     /// The JACK client's settings from the command line.

@@ -21,7 +21,6 @@ public final class RunFrontEnd {
     private let changeLog: ChangeLogOutput?
     private let keys: KeyReader?
     private let errors: StandardErrorCapture?
-    public let alsaConnections = ALSAConnectionTracker()
     private let linkSource: () -> LinkStatus
     private var links = LinkStatus()
     private var nextLinkRefresh = ControlTime.zero
@@ -56,16 +55,6 @@ public final class RunFrontEnd {
     }
 
     deinit { finish() }
-
-    /// The ALSA client's report function: connections noted for the display,
-    /// every line on standard error as before (captured while the display runs).
-    public var alsaReport: @Sendable (String) -> Void {
-        let tracker = alsaConnections
-        return { line in
-            tracker.note(line)
-            printError("tactus: " + line)
-        }
-    }
 
     /// Interactive by default when standard output is a terminal (`-i` / `--no-interactive` decide otherwise).
     public static func isInteractive(_ options: Options) -> Bool {

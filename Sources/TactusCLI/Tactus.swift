@@ -14,7 +14,8 @@ public enum Tactus {
         if options.showHelp { print(Help.text); return 0 }
         if options.showVersion { print("tactus \(Help.version)"); return 0 }
         var start: PresetStart?
-        if options.command == .run || options.command == .render, options.preset != nil || options.setlist != nil {
+        // The run mode always reads the preset list: Program Change, the deep press and `[` `]` walk it.
+        if options.command == .run || (options.command == .render && (options.preset != nil || options.setlist != nil)) {
             do throws(PresetError) {
                 start = try PresetStart(options: options, directories: PresetStart.directories)
             } catch {
@@ -40,7 +41,7 @@ public enum Tactus {
             guard let start else { return RunCommand.run(options) }
             do throws(OptionError) {
                 let settings = try start.settings(options)
-                return RunCommand.run(options, tempo: settings.tempo, bar: settings.bar)
+                return RunCommand.run(options, tempo: start.preset == nil ? nil : settings.tempo, bar: settings.bar, presets: start)
             } catch {
                 printError(error.message)
                 return OptionError.exitStatus

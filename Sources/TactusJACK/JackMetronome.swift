@@ -19,9 +19,9 @@ public final class JackMetronome {
     public let control: UnsafeMutablePointer<EngineControl>
     /// Control input, the ALSA clock copy and the frame clock (owned here).
     public let shared: UnsafeMutablePointer<JackShared>
-    private let notices: UnsafeMutablePointer<JackNotices>
-    private var context: UnsafeMutablePointer<ProcessContext>?
-    private var client: JackClient?
+    let notices: UnsafeMutablePointer<JackNotices>
+    private(set) var context: UnsafeMutablePointer<ProcessContext>?
+    private(set) var client: JackClient?
     private let log: (String) -> Void
 
     /// Whether a server is there and the client active.

@@ -31,6 +31,15 @@ public final class ALSAConnectionTracker: Sendable {
 
     public var current: [MIDIConnection] { connections.withLock { $0 } }
 
+    /// The ALSA client's report function: connections noted, every line on
+    /// standard error as before (captured while the live display runs).
+    public var report: @Sendable (String) -> Void {
+        { [self] line in
+            note(line)
+            printError("tactus: " + line)
+        }
+    }
+
     private func add(_ connection: MIDIConnection) {
         connections.withLock { if !$0.contains(connection) { $0.append(connection) } }
     }

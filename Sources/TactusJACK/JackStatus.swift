@@ -1,0 +1,47 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CJack
+
+/// What the JACK side looks like now, for the status display and the log:
+/// read on the control thread with the non-real-time JACK calls
+/// (`jack_cpu_load`, `jack_port_get_connections`).
+public struct JackStatus: Hashable, Sendable {
+    /// The server's name: `-s`, else `$JACK_DEFAULT_SERVER`, else "default" (as libjack picks it).
+    public var server: String
+    /// The name JACK gave the client.
+    public var client: String
+    public var sampleRate: Int
+    /// Frames per period.
+    public var period: Int
+    /// Xruns the server reported since Tactus started (over every reconnection).
+    public var xruns: Int
+    /// `jack_cpu_load`: the server's DSP load in percent of the period.
+    public var dspLoad: Double
+    /// Full names of the ports connected to `clock` (MIDI out) and `control` (MIDI in).
+    public var clockConnections: [String]
+    public var controlConnections: [String]
+}
+
+extension JackMetronome {
+    /// The server's name as libjack resolves it for this client.
+    public var serverName: String {
+        options.serverName ?? ProcessInfoLite.environment("JACK_DEFAULT_SERVER") ?? "default"
+    }
+
+    /// Now, or nil while no server is there. Control thread.
+    public var status: JackStatus? {
+        guard isConnected, let client, let ports = context?.pointee.ports else { return nil }
+        return JackStatus(server: serverName, client: clientName, sampleRate: client.sampleRate, period: client.bufferSize,
+                          xruns: notices.pointee.xruns.load(ordering: .relaxed), dspLoad: Double(jack_cpu_load(client.handle)),
+                          clockConnections: client.connections(of: ports.clock), controlConnections: client.connections(of: ports.control))
+    }
+}
+
+enum ProcessInfoLite {
+    static func environment(_ name: String) -> String? {
+        guard let value = getenv(name) else { return nil }
+        let text = String(cString: value)
+        return text.isEmpty ? nil : text
+    }
+}
