@@ -76,7 +76,8 @@ public struct ChangeLog: Sendable {
             out.append("tempo \(m.tempo) BPM")
             loggedTempo = m.tempo
         }
-        if old?.running != m.running { out.append(m.running ? "running" : "stopped") }
+        // Stopped is where every run begins: only a start is news at first.
+        if old?.running != m.running, old != nil || m.running { out.append(m.running ? "running" : "stopped") }
         if old?.muted != m.muted, old != nil || m.muted { out.append(m.muted ? "muted" : "unmuted") }
         if old?.clockOffsetMilliseconds != m.clockOffsetMilliseconds, old != nil || m.clockOffsetMilliseconds != 0 {
             out.append("clock offset \(Format.signedMilliseconds(m.clockOffsetMilliseconds))")

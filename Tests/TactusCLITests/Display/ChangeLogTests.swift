@@ -61,7 +61,6 @@ struct ChangeLogTests {
             "2025-06-01T18:30:00.000Z jack waiting for server default",
             "2025-06-01T18:30:00.000Z meter 4/4 Xxxx",
             "2025-06-01T18:30:00.000Z tempo 120 BPM",
-            "2025-06-01T18:30:00.000Z stopped",
             "2025-06-01T18:30:00.200Z jack connected default: tactus 48000 Hz 256 frames",
             "2025-06-01T18:30:00.200Z connected JACK clock -> ardour:MIDI Clock in",
             "2025-06-01T18:30:00.300Z running",
