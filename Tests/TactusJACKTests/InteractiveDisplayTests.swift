@@ -1,0 +1,239 @@
+import Foundation
+import Testing
+@testable import TactusCLI
+import TactusCore
+
+extension JACKServerTests {
+    /// `tactus -i` in a real terminal (tmux) on a private JACK server: what the
+    /// player sees, types and hears.
+    @Suite(.serialized) struct InteractiveDisplay {
+        /// One run of `tactus` in a tmux pane, with the terminal settings (`stty -g`)
+        /// saved before it and after it and its exit status, in files.
+        final class Run {
+            let server: JackTestServer
+            let name: String
+            let tmux: Tmux
+            let files: URL
+            let before: URL
+            let after: URL
+            let exit: URL
+            let redraws: URL
+
+            init(server: JackTestServer, name: String, _ arguments: [String], width: Int = 80, height: Int = 24) throws {
+                self.server = server
+                self.name = name
+                files = TestFiles.file("\(server.name).\(name)")
+                before = files.appendingPathComponent("stty-before")
+                after = files.appendingPathComponent("stty-after")
+                exit = files.appendingPathComponent("exit")
+                redraws = files.appendingPathComponent("redraws")
+                try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+                let state = files.appendingPathComponent("home").path
+                // The player's own presets, controller and last tempo stay out of the test.
+                let environment = "XDG_CONFIG_HOME=\(state)/config XDG_STATE_HOME=\(state)/state TACTUS_REDRAW_COUNT_FILE=\(redraws.path)"
+                let tactus = ([TestFiles.tactus, "-i", "--no-alsa", "-s", server.name, "-n", name] + arguments).joined(separator: " ")
+                let script = "stty -g > \(before.path); env \(environment) \(tactus); echo $? > \(exit.path); stty -g > \(after.path).part; mv \(after.path).part \(after.path); sleep 600"
+                tmux = try Tmux(command: "sh -c '\(script)'", width: width, height: height)
+            }
+
+            func waitForExit(seconds: Double = 10) -> Int32? {
+                guard TestProcess.waitForFile(after, seconds: seconds) else { return nil }
+                return Int32((try? String(contentsOf: exit, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "")
+            }
+
+            var terminalRestored: Bool {
+                guard let a = try? String(contentsOf: before, encoding: .utf8), let b = try? String(contentsOf: after, encoding: .utf8) else { return false }
+                return !a.isEmpty && a == b
+            }
+
+            /// Redraws counted so far (`TACTUS_REDRAW_COUNT_FILE`).
+            var redrawCount: Int {
+                Int((try? String(contentsOf: redraws, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? -1
+            }
+        }
+
+        /// A script for `tactus-jack-probe send`: "SECONDS HEX HEX…" lines.
+        static func script(_ name: String, _ lines: [String]) throws -> URL {
+            let url = TestFiles.file(name)
+            try (lines.joined(separator: "\n") + "\n").write(to: url, atomically: true, encoding: .utf8)
+            return url
+        }
+
+        static func send(server: JackTestServer, to port: String, script: URL, name: String = "sender") throws -> Process {
+            try TestProcess.launch(TestFiles.probe, ["send", "-s", server.name, "--name", name, "--to", port, "--script", script.path],
+                                   output: URL(fileURLWithPath: script.path + ".log"))
+        }
+
+        /// Where the brackets are on the beat row: 1-based beat, and its symbol.
+        static func bracketedBeat(_ row: String) -> (beat: Int, symbol: Character)? {
+            let cells = row.dropFirst(8)
+            guard let open = cells.firstIndex(of: "[") else { return nil }
+            let position = cells.distance(from: cells.startIndex, to: open)
+            return (position / 4 + 1, cells[cells.index(after: open)])
+        }
+
+        @Test func keysSetTheTempoShownAndHeardTheBeatMovesAndQuitRestoresTheTerminal() throws {
+            let server = try JackTestServer()
+            defer { server.stop() }
+            let recording = TestFiles.file("\(server.name).display.recording")
+            let recorder = try Launch.recorder(server: server.name, out: recording)
+            defer { _ = Launch.stop(recorder) }
+            let run = try Run(server: server, name: "disp-keys", ["rec:audio_1", "--connect-clock", "rec:midi_1"])
+
+            let started = run.tmux.waitFor { $0.contains("Tactus  RUNNING") && $0.row("JACK")?.hasPrefix("JACK    \(server.name): disp-keys  48000 Hz  256 frames  xruns ") == true }
+            #expect(started != nil, "\((try? run.tmux.screen()) ?? [])")
+            #expect(started?.row("tempo") == "tempo   120 BPM   4/4   bar:beat \(started?.row("tempo")?.split(separator: " ").last ?? "")")
+            #expect(started?.row("MIDI") == "MIDI    JACK clock -> rec:midi_1")
+
+            // The beat indicator moves through the bar: all four beats bracketed
+            // within 2.5 s at 120 BPM, the downbeat as the accent X, the others x.
+            var seen: [Int: Character] = [:]
+            let watchUntil = Date().addingTimeInterval(2.5)
+            while Date() < watchUntil {
+                if let row = try run.tmux.screen().row("beat"), let b = Self.bracketedBeat(row) { seen[b.beat] = b.symbol }
+                Thread.sleep(forTimeInterval: 0.03)
+            }
+            #expect(seen == [1: "X", 2: "x", 3: "x", 4: "x"])
+
+            // → → → ↑: 121, 122, 123, 133.
+            try run.tmux.keys("Right", "Right", "Right", "Up")
+            let faster = run.tmux.waitFor(seconds: 3) { $0.row("tempo")?.hasPrefix("tempo   133 BPM   4/4") == true }
+            #expect(faster != nil, "\((try? run.tmux.screen()) ?? [])")
+            Thread.sleep(forTimeInterval: 3)
+
+            try run.tmux.keys("q")
+            #expect(run.waitForExit() == 0)
+            #expect(run.terminalRestored, "stty settings differ after q")
+            let after = try run.tmux.screen()
+            #expect(!after.contains("Tactus  RUNNING"), "back on the main screen: \(after)")
+            #expect(after.contains { $0.contains("SIGINT received: stopping") }, "what was said is printed after the display: \(after)")
+
+            // Heard: the recorded clock ran at 120 BPM (1000 frames a tick) and ends
+            // at 133 BPM (902.26 frames a tick) on an exact grid, then MIDI Stop.
+            _ = Launch.stop(recorder)
+            let r = try Recording(contentsOf: recording)
+            let ticks = r.ticks()
+            let stop = try #require(r.midi().last { $0.bytes == [0xFC] })
+            let first = Array(ticks.prefix(40))
+            let start = GridFit(first, interval: 1000)
+            #expect(start.count == 40 && start.fittedError <= 0.5 && start.gaps == 0, "120 BPM: \(start)")
+            let last = ticks.filter { $0 < stop.frame && $0 > stop.frame - 2 * 48000 }
+            let end = GridFit(last, interval: 48000.0 * 60 / 133 / 24)
+            #expect(end.count >= 100 && end.fittedError <= 0.5 && end.gaps == 0, "133 BPM: \(end)")
+        }
+
+        @Test func theForceBarAndLevelFollowChannelPressureOnTheUpKey() throws {
+            let server = try JackTestServer()
+            defer { server.stop() }
+            let run = try Run(server: server, name: "disp-force", ["--start-stopped"])
+            #expect(run.tmux.waitFor { $0.contains("Tactus  STOPPED") && $0.row("JACK")?.contains("disp-force") == true } != nil)
+            // Up key (72) down at 0.5 s, pressure 64 (light: 64/127 = 50 %) until 2.5 s,
+            // 100 (strong: 79 %) until 4.5 s, then 0 and the key up.
+            var lines = ["0.5 90 48 64"]
+            for k in 0..<40 { lines.append("\(0.6 + Double(k) * 0.05) D0 40") }
+            for k in 0..<40 { lines.append("\(2.6 + Double(k) * 0.05) D0 64") }
+            lines += ["4.6 D0 00", "4.7 80 48 00"]
+            let sender = try Self.send(server: server, to: "disp-force:control", script: Self.script("\(server.name).force.script", lines))
+            defer { _ = Launch.stop(sender) }
+
+            // Light: after the 0.32 s hold delay, +1 BPM every 0.16 s = +6.25 BPM/s.
+            let light = run.tmux.waitFor(seconds: 5) { $0.row("force")?.contains("+6.25") == true }
+            #expect(light?.row("force") == "force   [#################----------------]   50%  light   up        +6.25 BPM/s")
+            let strong = run.tmux.waitFor(seconds: 5) { $0.row("force")?.contains("+62.5") == true }
+            #expect(strong?.row("force") == "force   [##########################-------]   79%  strong  up        +62.5 BPM/s")
+            let released = run.tmux.waitFor(seconds: 5) { $0.row("force")?.contains("up") == false }
+            #expect(released?.row("force") == "force   [---------------------------------]    0%  rest    -             0 BPM/s")
+            // The hold moved the tempo up: light steps of 1, then strong steps of 10.
+            let tempo = released?.row("tempo").flatMap { Double($0.split(separator: " ")[1]) } ?? 0
+            #expect(tempo > 200, "tempo after the hold: \(tempo)")
+            try run.tmux.keys("q")
+            #expect(run.waitForExit() == 0)
+            #expect(run.terminalRestored)
+        }
+
+        @Test func redrawsStayAtMost30ASecondUnderAPressureFloodAndAtNoneWhenIdle() throws {
+            let server = try JackTestServer()
+            defer { server.stop() }
+            let run = try Run(server: server, name: "disp-flood", ["--start-stopped"])
+            #expect(run.tmux.waitFor { $0.contains("Tactus  STOPPED") && $0.row("JACK")?.contains("disp-flood") == true } != nil)
+            // Idle: stopped, no input: after the start-up draws, nothing. On a busy
+            // machine the server may report an xrun or the DSP load may move, which
+            // is a change shown in the JACK row: such a window is measured again,
+            // but a redraw with nothing changed on screen fails at once.
+            Thread.sleep(forTimeInterval: 1)
+            var quietWindow: (redraws: Int, seconds: Double)?
+            var windows: [String] = []
+            for _ in 0..<5 where quietWindow == nil {
+                let start = Date(), before = run.redrawCount
+                var screens = Set<[String]>()
+                while Date().timeIntervalSince(start) < 2 {
+                    screens.insert(try run.tmux.screen())
+                    Thread.sleep(forTimeInterval: 0.05)
+                }
+                let redraws = run.redrawCount - before
+                windows.append("\(redraws) redraws, \(screens.count) screens")
+                if redraws == 0 {
+                    quietWindow = (0, Date().timeIntervalSince(start))
+                } else {
+                    let changedRows = Set(screens.flatMap { $0.indices.filter { i in screens.contains { $0[i] != screens.first![i] } } })
+                    let jackRow = screens.first!.firstIndex { $0.hasPrefix("JACK") }
+                    #expect(changedRows.isSubset(of: Set([jackRow].compactMap { $0 })) && !changedRows.isEmpty,
+                            "idle redraws with nothing but \(changedRows) changed: \(screens)")
+                }
+            }
+            #expect(quietWindow != nil, "no idle window without a redraw: \(windows)")
+            let idleReport = windows.joined(separator: "; ")
+
+            // 1000 channel pressure events a second for 4 s on the held up key, the
+            // force sweeping 4…67 so nearly every event changes what is shown.
+            var lines = ["0.5 90 48 64"]
+            for k in 0..<4000 { lines.append("\(0.6 + Double(k) * 0.001) D0 \(String(4 + k % 64, radix: 16))") }
+            lines.append("4.7 80 48 00")
+            let sender = try Self.send(server: server, to: "disp-flood:control", script: Self.script("\(server.name).flood.script", lines))
+            defer { _ = Launch.stop(sender) }
+            #expect(run.tmux.waitFor(seconds: 5) { $0.row("force")?.contains("light") == true } != nil)
+            let t0 = Date(), c0 = run.redrawCount
+            Thread.sleep(forTimeInterval: 2.5)
+            let t1 = Date(), c1 = run.redrawCount
+            let rate = Double(c1 - c0) / t1.timeIntervalSince(t0)
+            print("redraws under 1000 pressure events/s: \(c1 - c0) in \(t1.timeIntervalSince(t0)) s = \(rate)/s; idle 2 s windows: \(idleReport)")
+            #expect(rate <= 30.5, "\(c1 - c0) redraws in \(t1.timeIntervalSince(t0)) s")
+            #expect(rate >= 15, "the display keeps up with the flood: \(rate)/s")
+            try run.tmux.keys("q")
+            #expect(run.waitForExit() == 0)
+            #expect(run.terminalRestored)
+        }
+
+        @Test func sigtermStopsCleanlyAndRestoresTheTerminal() throws {
+            let server = try JackTestServer()
+            defer { server.stop() }
+            let run = try Run(server: server, name: "disp-term", [])
+            #expect(run.tmux.waitFor { $0.contains("Tactus  RUNNING") } != nil)
+            let pid = try #require(try run.tmux.commandPID())
+            #expect(kill(pid, SIGTERM) == 0)
+            #expect(run.waitForExit() == 0)
+            #expect(run.terminalRestored, "stty settings differ after SIGTERM")
+            let after = try run.tmux.screen()
+            #expect(after.contains { $0.contains("SIGTERM received: stopping") }, "\(after)")
+        }
+
+        @Test func aNarrowTerminalStillShowsTempoBeatAndForce() throws {
+            let server = try JackTestServer()
+            defer { server.stop() }
+            let run = try Run(server: server, name: "disp-narrow", ["--bpm", "97.3", "--start-stopped"], width: 40, height: 12)
+            let screen = run.tmux.waitFor { $0.contains("Tactus  STOPPED") && $0.row("JACK")?.contains("disp-narrow") == true }
+            #expect(screen?.row("tempo") == "tempo   97.30 BPM   4/4   bar:beat -:-")
+            // (tmux drops the spaces at the end of a row)
+            #expect(screen?.row("beat") == "beat     X   x   x   x")
+            #expect(screen?.row("force") == "force   [----------------]    0%  rest")
+            #expect(screen?.allSatisfy { $0.count <= 40 } == true)
+            // Resized to 80 columns: the full force row comes back.
+            try run.tmux.run(["resize-window", "-t", run.tmux.target, "-x", "80", "-y", "24"])
+            let wide = run.tmux.waitFor(seconds: 3) { $0.row("force")?.hasSuffix("BPM/s") == true }
+            #expect(wide?.row("force") == "force   [---------------------------------]    0%  rest    -             0 BPM/s")
+            try run.tmux.keys("C-c")
+            #expect(run.waitForExit() == 0)
+            #expect(run.terminalRestored)
+        }
+    }
+}
