@@ -35,7 +35,9 @@ ensure_packages() {
 # What building Tactus needs.
 BUILD_PACKAGES=(pkg-config libjack-jackd2-dev libasound2-dev libsndfile1-dev jackd2
     # The JACK tests also run on a private PipeWire (its JACK library, pw-jack).
-    pipewire pipewire-jack pipewire-bin)
+    pipewire pipewire-jack pipewire-bin
+    # The interactive display's tests drive `tactus -i` in a tmux pane.
+    tmux)
 
 # ensure_jack: when no JACK server answers, starts one for this session and
 # sets STARTED_JACKD_PID (stop it with stop_started_jack): jackd's ALSA backend
