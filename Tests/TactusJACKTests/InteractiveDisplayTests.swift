@@ -217,6 +217,43 @@ extension JACKServerTests {
             #expect(after.contains { $0.contains("SIGTERM received: stopping") }, "\(after)")
         }
 
+        /// A stop (SIGTSTP, as a shell's job control sends) gives the terminal
+        /// back as it was; on SIGCONT the display comes back in full.
+        @Test func aStopRestoresTheTerminalAndContinuingRedrawsTheDisplay() throws {
+            let server = try JackTestServer()
+            defer { server.stop() }
+            let run = try Run(server: server, name: "disp-stop", ["--start-stopped"])
+            #expect(run.tmux.waitFor { $0.contains("Tactus  STOPPED") && $0.row("JACK")?.contains("disp-stop") == true } != nil)
+            let pid = try #require(try run.tmux.commandPID())
+            let tty = try run.tmux.run(["display-message", "-p", "-t", run.tmux.target, "#{pane_tty}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+            func settings() throws -> String {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/bin/stty")
+                process.arguments = ["-F", tty, "-g"]
+                let pipe = Pipe()
+                process.standardOutput = pipe
+                try process.run()
+                let data = pipe.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            let before = try String(contentsOf: run.before, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(try settings() != before, "raw while the display runs")
+            #expect(kill(pid, SIGTSTP) == 0)
+            let stopped = Date().addingTimeInterval(5)
+            while Date() < stopped, (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.split(separator: " ")[2] != "T" {
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+            #expect(try settings() == before, "cooked again while stopped")
+            #expect(try run.tmux.screen().contains("Tactus  STOPPED") == false, "main screen while stopped")
+            #expect(kill(pid, SIGCONT) == 0)
+            #expect(run.tmux.waitFor(seconds: 3) { $0.contains("Tactus  STOPPED") && $0.row("keys") != nil } != nil, "the display is back")
+            #expect(try settings() != before, "raw again")
+            try run.tmux.keys("q")
+            #expect(run.waitForExit() == 0)
+            #expect(run.terminalRestored)
+        }
+
         @Test func aNarrowTerminalStillShowsTempoBeatAndForce() throws {
             let server = try JackTestServer()
             defer { server.stop() }
