@@ -33,6 +33,13 @@ struct RecorderState: ~Copyable {
     var endFrame: Int64 = 0
     let cycles = Atomic<Int>(0)
     let recordedFrames = Atomic<Int64>(0)
+    /// The server's xrun notices while recording (any client late, not only this one).
+    let xruns = Atomic<Int>(0)
+}
+
+func recorderXrun(_ arg: UnsafeMutableRawPointer?) -> Int32 {
+    arg?.assumingMemoryBound(to: RecorderState.self).pointee.xruns.add(1, ordering: .relaxed)
+    return 0
 }
 
 func recorderProcess(_ frames: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -> Int32 {
@@ -110,6 +117,7 @@ enum Recorder {
         state.initialize(to: RecorderState(client: client, audio: audio, midi: midi, lastSample: lastSample, events: storage, capacity: capacity))
         let gone = ServerGoneFlag()
         jack_set_process_callback(client, recorderProcess, state)
+        jack_set_xrun_callback(client, recorderXrun, state)
         jack_on_info_shutdown(client, probeServerGone, Unmanaged.passUnretained(gone).toOpaque())
         guard jack_activate(client) == 0 else { fail("cannot activate") }
         let clientName = String(cString: jack_get_client_name(client))
@@ -127,7 +135,7 @@ enum Recorder {
             if let seconds, Double(state.pointee.recordedFrames.load(ordering: .acquiring)) >= seconds * Double(rate) { break }
         }
         if !gone.gone.load(ordering: .acquiring) { jack_deactivate(client) }
-        var text = "# rate \(rate) period \(period) first-frame \(state.pointee.firstFrame) end-frame \(state.pointee.endFrame) cycles \(state.pointee.cycles.load(ordering: .relaxed)) overflow \(state.pointee.overflow)\n"
+        var text = "# rate \(rate) period \(period) first-frame \(state.pointee.firstFrame) end-frame \(state.pointee.endFrame) cycles \(state.pointee.cycles.load(ordering: .relaxed)) overflow \(state.pointee.overflow) xruns \(state.pointee.xruns.load(ordering: .relaxed))\n"
         text.reserveCapacity(state.pointee.count * 24)
         for i in 0..<state.pointee.count {
             let e = storage[i]

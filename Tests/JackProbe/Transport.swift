@@ -1,15 +1,26 @@
 import CJack
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Starts or stops JACK transport (jack_midi_clock only sends clock while it rolls).
+///
+/// The client is activated and kept for a few cycles: jackd applies a transport
+/// request at once, but PipeWire's JACK library hands it to the graph from the
+/// requesting client's own cycle, so an inactive client's request is lost there.
 enum Transport {
     static func main(_ args: inout Arguments) -> Int32 {
         let server = args.value("-s", "--server")
         let client = ProbeClient.open("transport", server: server)
+        guard jack_activate(client) == 0 else { fail("cannot activate") }
         switch args.positionals.first {
         case "start": jack_transport_start(client)
         case "stop": jack_transport_stop(client)
         default: fail("transport start|stop")
         }
+        usleep(100_000)
+        jack_deactivate(client)
         jack_client_close(client)
         return 0
     }
