@@ -35,10 +35,16 @@ struct RecorderState: ~Copyable {
     let recordedFrames = Atomic<Int64>(0)
     /// The server's xrun notices while recording (any client late, not only this one).
     let xruns = Atomic<Int>(0)
+    /// The first frames are a warm-up (`--skip`): what happens in them is not kept,
+    /// xruns included, so clients starting up do not count against the measurement.
+    var skipFrames: Int64 = 0
 }
 
 func recorderXrun(_ arg: UnsafeMutableRawPointer?) -> Int32 {
-    arg?.assumingMemoryBound(to: RecorderState.self).pointee.xruns.add(1, ordering: .relaxed)
+    guard let s = arg?.assumingMemoryBound(to: RecorderState.self) else { return 0 }
+    if s.pointee.recordedFrames.load(ordering: .acquiring) >= s.pointee.skipFrames {
+        s.pointee.xruns.add(1, ordering: .relaxed)
+    }
     return 0
 }
 
@@ -96,6 +102,7 @@ enum Recorder {
         let midiCount = Int(args.value("--midi-ports") ?? "1") ?? 1
         let connections = args.values("--connect")
         let seconds = args.value("--seconds").flatMap(Double.init)
+        let skip = args.value("--skip").flatMap(Double.init) ?? 0
         let ready = args.value("--ready")
         TerminationSignals.block()
 
@@ -129,16 +136,19 @@ enum Recorder {
         ProbeClient.touch(ready)
         let rate = Int64(jack_get_sample_rate(client))
         let period = jack_get_buffer_size(client)
+        state.pointee.skipFrames = Int64(skip * Double(rate))
         while true {
             if TerminationSignals.wait(milliseconds: 10) != nil { break }
             if gone.gone.load(ordering: .acquiring) { break }
             if let seconds, Double(state.pointee.recordedFrames.load(ordering: .acquiring)) >= seconds * Double(rate) { break }
         }
         if !gone.gone.load(ordering: .acquiring) { jack_deactivate(client) }
-        var text = "# rate \(rate) period \(period) first-frame \(state.pointee.firstFrame) end-frame \(state.pointee.endFrame) cycles \(state.pointee.cycles.load(ordering: .relaxed)) overflow \(state.pointee.overflow) xruns \(state.pointee.xruns.load(ordering: .relaxed))\n"
+        let windowStart = state.pointee.firstFrame + state.pointee.skipFrames
+        var text = "# rate \(rate) period \(period) first-frame \(windowStart) end-frame \(state.pointee.endFrame) cycles \(state.pointee.cycles.load(ordering: .relaxed)) overflow \(state.pointee.overflow) xruns \(state.pointee.xruns.load(ordering: .relaxed))\n"
         text.reserveCapacity(state.pointee.count * 24)
         for i in 0..<state.pointee.count {
             let e = storage[i]
+            if e.frame < windowStart { continue }
             if e.kind == 2 {
                 text += "H \(e.frame) \(e.frame + Int64(e.value))\n"
             } else if e.kind == 1 {

@@ -8,9 +8,10 @@ import Glibc
 let usage = """
 usage: tactus-jack-probe MODE [options]
   record   --out FILE [--name N] [-s SERVER] [--audio-ports N] [--midi-ports N]
-           [--connect in_port=other_port]... [--seconds S] [--ready FILE]
+           [--connect in_port=other_port]... [--seconds S] [--skip S] [--ready FILE]
            Writes every audio onset (first nonzero sample after silence) and every
            MIDI event with its absolute frame: `A port frame value`, `M port frame hex..`;
+           --skip S keeps nothing (events, holes, xruns) from the first S seconds;
            `H from to` for cycles the recorder itself was not run for
   send     --to PORT [--name N] [-s SERVER] [--rate EVENTS_PER_SECOND] [--seconds S]
            [--script FILE] [--report FILE]
