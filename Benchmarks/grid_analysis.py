@@ -1,28 +1,44 @@
 #!/usr/bin/env python3
 """Timing analysis of a `tactus-jack-probe record` file (no numpy needed).
 
-A recording lists audio onsets (`A port frame value`) and MIDI events
-(`M port frame hex..`) at absolute JACK frames. For a series of frames that
-should sit on a grid of `interval` frames this module reports:
+A recording lists audio onsets (`A port frame value`), MIDI events
+(`M port frame hex..`) at absolute JACK frames, and holes (`H from to`: cycles
+the recorder was not run for). Its header (`# key value ...`) gives the rate,
+the period and the server's xrun count. For a series of frames that should sit
+on a grid of `interval` frames this module reports:
 
-  max_error_anchored  worst distance from the ideal grid anchored at the first
-                      event (the acceptance rule: <= 0.5 frame)
+  max_error_anchored  worst distance from the ideal grid anchored at `origin`
+                      (the frame where index 0 should be; default: the first
+                      event) -- the acceptance rule: <= 0.5 frame
   max_error_fitted    worst distance from the ideal grid at the nominal interval,
                       phase chosen to minimise the worst error (fair to a tool
-                      whose first event is itself rounded)
+                      whose first event is itself rounded, and to one whose
+                      origin is unknown): THE max error of the benchmark table
+  offset              mean distance from the grid anchored at `origin`: a whole
+                      grid shifted by a fraction of a frame shows here
   drift_ppm           slope of a least-squares line through (index, frame)
                       against the nominal interval, in parts per million
-  gaps                events whose grid index is not the previous index + 1
-                      (a missing or an extra event)
+  missing, extra      grid points with no event, events on a point already taken
+  errors              each event's error against the phase-fitted grid (frames),
+                      with `indices` (grid index of each event): the plot's data
 
-Used by Benchmarks/jack-vs-peers.sh; importable (`from grid_analysis import ...`).
+Used by Benchmarks/jack-vs-peers.sh and scripts/bench; importable
+(`from grid_analysis import ...`); tested by Benchmarks/test_grid_analysis.py.
 """
 import sys
 
 
+def _number(text):
+    """A frame: integer as the recorder writes it, or fractional (synthetic or interpolated)."""
+    return float(text) if "." in text or "e" in text else int(text)
+
+
 def read_recording(path):
-    """Returns (header dict, onsets {port: [frame]}, midi {port: [(frame, bytes)]})."""
-    header, onsets, midi = {}, {}, {}
+    """Returns (header dict, onsets {port: [frame]}, midi {port: [(frame, bytes)]}).
+
+    The header also carries `holes`: [(from, to)] frames the recorder missed.
+    """
+    header, onsets, midi = {"holes": []}, {}, {}
     with open(path) as f:
         for line in f:
             fields = line.split()
@@ -30,12 +46,28 @@ def read_recording(path):
                 continue
             if fields[0] == "#":
                 for key, value in zip(fields[1::2], fields[2::2]):
-                    header[key] = int(value)
+                    header[key] = _number(value)
             elif fields[0] == "A":
-                onsets.setdefault(int(fields[1]), []).append(int(fields[2]))
+                onsets.setdefault(int(fields[1]), []).append(_number(fields[2]))
             elif fields[0] == "M":
-                midi.setdefault(int(fields[1]), []).append((int(fields[2]), [int(b, 16) for b in fields[3:]]))
+                midi.setdefault(int(fields[1]), []).append((_number(fields[2]), [int(b, 16) for b in fields[3:]]))
+            elif fields[0] == "H":
+                header["holes"].append((_number(fields[1]), _number(fields[2])))
     return header, onsets, midi
+
+
+def disturbances(header):
+    """What makes a recording unfit to measure timing: xruns the server reported,
+    cycles the recorder was not run for (skipped cycles), events it had no room for.
+    Returns a short text, empty when the recording is clean."""
+    found = []
+    if header.get("xruns", 0):
+        found.append(f"{header['xruns']} xruns")
+    if header.get("holes"):
+        found.append(f"{len(header['holes'])} skipped-cycle holes")
+    if header.get("overflow", 0):
+        found.append(f"{header['overflow']} events lost to a full recorder")
+    return ", ".join(found)
 
 
 def ticks(midi_events):
@@ -43,29 +75,33 @@ def ticks(midi_events):
     return [frame for frame, data in midi_events if data == [0xF8]]
 
 
-def grid_fit(frames, interval):
-    """Timing figures of `frames` against a grid of `interval` frames (dict)."""
-    if len(frames) < 2:
-        return {"count": len(frames), "max_error_anchored": float("inf"), "max_error_fitted": float("inf"),
-                "drift_ppm": float("nan"), "gaps": 0}
-    first = frames[0]
-    indices, errors, gaps, previous = [], [], 0, -1
-    for f in frames:
-        index = round((f - first) / interval)
-        indices.append(index)
-        errors.append((f - first) - index * interval)
-        if index != previous + 1:
-            gaps += 1
-        previous = index
-    fitted = (max(errors) - min(errors)) / 2
+def grid_fit(frames, interval, origin=None):
+    """Timing figures of `frames` against a grid of `interval` frames (dict, see the module doc)."""
     n = len(frames)
+    if n < 2:
+        return {"count": n, "max_error_anchored": float("inf"), "max_error_fitted": float("inf"),
+                "offset": float("nan"), "drift_ppm": float("nan"), "missing": 0, "extra": 0, "gaps": 0,
+                "errors": [], "indices": []}
+    reference = frames[0] if origin is None else origin
+    # Each index from the previous one, so a drifting grid keeps its count.
+    indices = [round((frames[0] - reference) / interval)]
+    for previous, f in zip(frames, frames[1:]):
+        indices.append(indices[-1] + round((f - previous) / interval))
+    steps = [b - a for a, b in zip(indices, indices[1:])]
+    missing = sum(s - 1 for s in steps if s > 1)
+    extra = sum(1 for s in steps if s < 1)
+    errors = [(f - reference) - i * interval for f, i in zip(frames, indices)]
+    phase = (max(errors) + min(errors)) / 2
+
     mx = sum(indices) / n
-    my = sum(f - first for f in frames) / n
-    sxy = sum((x - mx) * (f - first - my) for x, f in zip(indices, frames))
+    my = sum(f - reference for f in frames) / n
+    sxy = sum((x - mx) * (f - reference - my) for x, f in zip(indices, frames))
     sxx = sum((x - mx) ** 2 for x in indices)
     drift = (sxy / sxx / interval - 1) * 1e6 if sxx else 0.0
-    return {"count": n, "max_error_anchored": max(abs(e) for e in errors), "max_error_fitted": fitted,
-            "drift_ppm": drift, "gaps": gaps}
+    return {"count": n, "max_error_anchored": max(abs(e) for e in errors),
+            "max_error_fitted": (max(errors) - min(errors)) / 2, "offset": sum(errors) / n,
+            "drift_ppm": drift, "missing": missing, "extra": extra, "gaps": missing + extra,
+            "errors": [e - phase for e in errors], "indices": indices}
 
 
 def main(argv):
@@ -80,7 +116,11 @@ def main(argv):
         fit = grid_fit(onsets.get(port, []), beat)
     else:
         fit = grid_fit(ticks(midi.get(port, [])), beat / 24)
-    print(" ".join(f"{k} {v:.4f}" if isinstance(v, float) else f"{k} {v}" for k, v in fit.items()))
+    print(" ".join(f"{k} {v:.4f}" if isinstance(v, float) else f"{k} {v}" for k, v in fit.items()
+                   if k not in ("errors", "indices")))
+    trouble = disturbances(header)
+    if trouble:
+        print(f"recording disturbed: {trouble}")
     return 0
 
 

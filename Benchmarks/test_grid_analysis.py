@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""The benchmark's analysis on synthetic recordings with known errors.
+
+Each recording is written in the recorder's format (`# header`, `A`, `M`, `H`
+lines) and read back, so the whole path from file to figure is checked: a grid
+shifted by 0.3 frames, a drift of 100 ppm, a missing tick, an extra event,
+xruns and holes, and the report's parsers for the other rows' outputs.
+
+Run: python3 -m unittest discover -s Benchmarks -p 'test_*.py'   (scripts/test does)
+"""
+import os
+import tempfile
+import unittest
+
+import bench_report
+import jack_vs_peers_report
+from grid_analysis import disturbances, grid_fit, read_recording, ticks
+
+RATE = 48_000
+BEAT_133 = RATE * 60 / 133            # 21654.135… frames: not a whole number, so rounding shows
+TICK_133 = BEAT_133 / 24              # 902.2556… frames
+
+
+def write_recording(lines, header="# rate 48000 period 256 first-frame 0 end-frame 1440000 cycles 5625 overflow 0 xruns 0"):
+    handle, path = tempfile.mkstemp(suffix=".txt")
+    with os.fdopen(handle, "w") as f:
+        f.write(header + "\n" + "".join(line + "\n" for line in lines))
+    return path
+
+
+def clock_lines(frames, port=1):
+    return [f"M {port} {f} f8" for f in frames]
+
+
+class GridAnalysisOnSyntheticRecordings(unittest.TestCase):
+    def analyse_clock(self, frames, origin=None):
+        path = write_recording(clock_lines(frames))
+        try:
+            header, onsets, midi = read_recording(path)
+        finally:
+            os.remove(path)
+        return grid_fit(ticks(midi[1]), TICK_133, origin=origin)
+
+    def test_a_grid_rounded_to_whole_frames_is_within_half_a_frame_without_drift(self):
+        fit = self.analyse_clock([round(1000 + k * TICK_133) for k in range(1200)])
+        self.assertLessEqual(fit["max_error_fitted"], 0.5)
+        self.assertGreater(fit["max_error_fitted"], 0.45)   # rounding a non-integer grid costs almost half a frame
+        self.assertLess(abs(fit["drift_ppm"]), 0.05)
+        self.assertEqual((fit["count"], fit["missing"], fit["extra"]), (1200, 0, 0))
+
+    def test_a_grid_shifted_by_0_3_frames_shows_as_an_offset_of_0_3_frames(self):
+        # Fractional frames (an interpolating recorder): every event 0.3 frames late.
+        fit = self.analyse_clock([f"{1000 + k * TICK_133 + 0.3:.4f}" for k in range(500)], origin=1000)
+        self.assertAlmostEqual(fit["offset"], 0.3, places=3)
+        self.assertAlmostEqual(fit["max_error_anchored"], 0.3, places=3)
+        self.assertAlmostEqual(fit["max_error_fitted"], 0.0, places=3)   # a rigid shift keeps the spacing
+        self.assertLess(abs(fit["drift_ppm"]), 0.01)
+
+    def test_a_grid_shifted_by_0_3_frames_and_rounded_breaks_the_half_frame_bound(self):
+        fit = self.analyse_clock([round(1000 + k * TICK_133 + 0.3) for k in range(1200)], origin=1000)
+        self.assertGreater(fit["max_error_anchored"], 0.5)
+        self.assertLessEqual(fit["max_error_anchored"], 0.8 + 1e-9)
+        self.assertAlmostEqual(fit["offset"], 0.3, delta=0.02)
+        # The same events against their own grid: still within rounding.
+        self.assertLessEqual(self.analyse_clock([round(1000 + k * TICK_133 + 0.3) for k in range(1200)])["max_error_fitted"], 0.5)
+
+    def test_a_drift_of_100_ppm_is_reported_as_100_ppm(self):
+        fit = self.analyse_clock([round(1000 + k * TICK_133 * (1 + 100e-6)) for k in range(1600)])
+        self.assertAlmostEqual(fit["drift_ppm"], 100.0, delta=0.5)
+        # After 1599 ticks the grid is 0.144 frames per 1000 ticks off: the max error grows past rounding.
+        self.assertGreater(fit["max_error_fitted"], 0.5)
+        self.assertEqual(fit["missing"], 0)
+
+    def test_a_missing_tick_is_counted_and_does_not_shift_the_grid(self):
+        frames = [round(1000 + k * TICK_133) for k in range(300)]
+        del frames[150]
+        fit = self.analyse_clock(frames)
+        self.assertEqual((fit["count"], fit["missing"], fit["extra"]), (299, 1, 0))
+        self.assertEqual(fit["indices"][150], 151)
+        self.assertLessEqual(fit["max_error_fitted"], 0.5)
+        self.assertLess(abs(fit["drift_ppm"]), 0.1)
+
+    def test_an_event_twice_is_counted_as_extra(self):
+        frames = [round(1000 + k * TICK_133) for k in range(100)]
+        frames.insert(50, frames[50])
+        fit = self.analyse_clock(frames)
+        self.assertEqual((fit["missing"], fit["extra"]), (0, 1))
+
+    def test_a_click_late_by_one_period_is_the_max_error(self):
+        frames = [round(5000 + k * BEAT_133) for k in range(40)]
+        frames[20] += 256
+        fit = grid_fit(frames, BEAT_133)
+        self.assertAlmostEqual(fit["max_error_fitted"], 128, delta=0.5)   # phase fitted between the two levels
+        self.assertAlmostEqual(fit["max_error_anchored"], 256, delta=0.5)
+
+    def test_xruns_holes_and_overflow_mark_a_recording_disturbed(self):
+        path = write_recording(["H 96000 96512"] + clock_lines([1000, 1902]),
+                               header="# rate 48000 period 256 first-frame 0 end-frame 480000 cycles 1875 overflow 2 xruns 3")
+        try:
+            header, _, _ = read_recording(path)
+        finally:
+            os.remove(path)
+        self.assertEqual(header["holes"], [(96000, 96512)])
+        self.assertEqual(disturbances(header), "3 xruns, 1 skipped-cycle holes, 2 events lost to a full recorder")
+        self.assertEqual(disturbances({"holes": [], "xruns": 0, "overflow": 0}), "")
+
+
+class RunReportOnASyntheticRecording(unittest.TestCase):
+    def test_each_program_gets_its_own_figures(self):
+        first = 96_000
+        lines = [f"A 1 {round(first + k * BEAT_133)} 0.9" for k in range(30)]                       # tactus: exact
+        lines += [f"A 2 {round(first + 7 + k * BEAT_133 * (1 + 100e-6))} 0.48" for k in range(30)]  # klick: 100 ppm
+        lines += clock_lines([round(first + k * TICK_133) for k in range(720)], port=1)              # tactus clock
+        peer = [round(first + 3 + k * TICK_133 + 0.3) for k in range(720)]
+        del peer[400]                                                                                # one tick lost
+        lines += clock_lines(peer, port=2)
+        path = write_recording(sorted(lines, key=lambda line: int(line.split()[2])),
+                               header=f"# rate 48000 period 256 first-frame {first} end-frame {first + 960000} cycles 3750 overflow 0 xruns 0")
+        try:
+            run = jack_vs_peers_report.analyse(path, 133, {"tactus": (0.5, 5000), "klick": (0.6, 700), "jack_midi_clock": (0.4, 2300)})
+        finally:
+            os.remove(path)
+        streams = {(s["program"], s["stream"]): s for s in run["streams"]}
+        self.assertEqual(run["disturbed"], "")
+        self.assertAlmostEqual(run["recorded_seconds"], 20.0)
+        self.assertLessEqual(streams[("tactus", "click")]["max_error_fitted"], 0.5)
+        self.assertLess(abs(streams[("tactus", "click")]["drift_ppm"]), 1)
+        self.assertAlmostEqual(streams[("klick", "click")]["drift_ppm"], 100, delta=2)
+        self.assertEqual(streams[("tactus", "clock")]["missing"], 0)
+        self.assertEqual(streams[("jack_midi_clock", "clock")]["missing"], 1)
+        self.assertEqual(streams[("jack_midi_clock", "clock")]["count"], 719)
+        self.assertAlmostEqual(streams[("tactus", "clock")]["seconds"][0], 0.0)
+        self.assertEqual(run["processes"]["klick"], {"cpu_percent": 0.6, "rss_anon_kb": 700})
+
+
+class ParsersOfTheOtherRows(unittest.TestCase):
+    def test_render_vs_klick_output(self):
+        rows, note = bench_report.parse_render(
+            "one hour, 48 kHz, 16-bit mono WAV       seconds     x realtime\n"
+            "klick -W (no subdivision)                 1.803           1997\n"
+            "tactus render                             0.460           7826\n"
+            "tactus render --subdivision 16ths         1.445           2491\n"
+            "(median of 1 runs each, whole process, files on /dev/shm)\n")
+        self.assertEqual(rows["klick -W (no subdivision)"], (1.803, 1997))
+        self.assertEqual(rows["tactus render"], (0.46, 7826))
+        self.assertEqual(rows["tactus render --subdivision 16ths"], (1.445, 2491))
+        self.assertEqual(note, "median of 1 runs each, whole process, files on /dev/shm")
+
+    def test_alsa_clock_output(self):
+        found = bench_report.parse_alsa(
+            "look-ahead 5 ms:\n"
+            "  ALSA clock 120 BPM: 264 ticks received of 264 emitted; lateness p50 0.612 p95 1.204 max 3.100 ms, "
+            "interval sd 0.401 ms; written on time: 264/264, ...\n")
+        self.assertEqual(found, [(5, 120, 264, 264, 0.612, 1.204, 3.1, 0.401)])
+
+    def test_pressure_latency_line(self):
+        p = bench_report.parse_pressure(
+            "pressure→tempo latency over 100 presses (offline, 48 kHz, 256-frame cycles, 1 ms control poll): "
+            "min 11.2 ms, median 95.4 ms, p90 150.1 ms, max 171.0 ms; bound (step + cycle + tick) 190.0 ms")
+        self.assertEqual((p["presses"], p["min"], p["median"], p["p90"], p["max"]), (100, 11.2, 95.4, 150.1, 171.0))
+        self.assertTrue(p["setting"].startswith("offline"))
+
+    def test_callgrind_total(self):
+        handle, path = tempfile.mkstemp()
+        with os.fdopen(handle, "w") as f:
+            f.write("# callgrind format\nevents: Ir\nsummary: 12279132\ntotals: 12279132\n")
+        try:
+            self.assertEqual(bench_report.callgrind_total(path), 12279132)
+        finally:
+            os.remove(path)
+
+
+if __name__ == "__main__":
+    unittest.main()
