@@ -29,6 +29,8 @@ let package = Package(
         // JACK test companion (recorder, MIDI sender, harness) and the LD_PRELOAD real-time probe.
         .executableTarget(name: "tactus-jack-probe", dependencies: ["TactusJACK", "TactusCore", "CJack", "CShims"], path: "Tests/JackProbe"),
         .target(name: "RTProbe", path: "Tests/RTProbe"),
+        // The cost of one process cycle, for callgrind (scripts/bench).
+        .executableTarget(name: "tactus-bench", dependencies: ["TactusCore"], path: "Benchmarks/CycleCost"),
         .testTarget(name: "TactusJACKTests", dependencies: ["TactusJACK", "TactusCore", "TactusCLI"]),
         .testTarget(name: "TactusCoreTests", dependencies: ["TactusCore"]),
         .testTarget(name: "TactusALSATests", dependencies: ["TactusALSA", "TactusCore", "CALSA", "CShims"]),
