@@ -39,6 +39,9 @@ BUILD_PACKAGES=(pkg-config libjack-jackd2-dev libasound2-dev libsndfile1-dev jac
     # The interactive display's tests drive `tactus -i` in a tmux pane.
     tmux)
 
+# What scripts/bench adds: the peers, callgrind, the plot.
+BENCH_PACKAGES=(klick jack-midi-clock valgrind gnuplot-nox python3)
+
 # ensure_jack: when no JACK server answers, starts one for this session and
 # sets STARTED_JACKD_PID (stop it with stop_started_jack): jackd's ALSA backend
 # when /proc/asound/cards lists a sound card, else the dummy backend (no sound,

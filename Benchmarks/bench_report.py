@@ -1,0 +1,370 @@
+#!/usr/bin/env python3
+"""The table and the plot of scripts/bench, from what its run recorded.
+
+Reads bench-results/raw/ (written by scripts/bench):
+  runs.list                 `server period bpm attempts directory` per rows 1-3/8 run;
+                            each directory holds run.json (Benchmarks/jack_vs_peers_report.py)
+  callgrind/engine.out      callgrind of tactus-bench's render loop (row 4)
+  callgrind/engine.txt      tactus-bench's own line (cycles, frames, tempo)
+  callgrind/live-NAME.out   callgrind of NAME's JACK process callback, collected
+  callgrind/live-NAME.rtprobe   inside Tests/RTProbe's trampoline, and its cycle count
+  render.txt                Benchmarks/render-vs-klick.sh's output (row 5)
+  alsa.txt                  Benchmarks/alsa-clock.sh's output (row 6)
+  pressure.txt or pressure.json   row 7 (offline test line, or live figures)
+Writes results.md and results.png (gnuplot) beside raw/ and prints the table.
+Nothing here is typed in: a figure that was not recorded is shown as missing.
+
+usage: bench_report.py RESULTS_DIR [--quick]
+"""
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+
+PEER_OF = {"click": "klick", "clock": "jack_midi_clock"}
+
+
+# ---- reading what was recorded ----
+
+def load_runs(raw):
+    """[(server, period, bpm, attempts, run dict)] in the order they were run."""
+    runs, path = [], os.path.join(raw, "runs.list")
+    if not os.path.exists(path):
+        return runs
+    with open(path) as f:
+        for line in f:
+            fields = line.split()
+            if len(fields) != 5:
+                continue
+            server, period, bpm, attempts, directory = fields
+            run_json = os.path.join(directory if os.path.isabs(directory) else os.path.join(raw, directory), "run.json")
+            if os.path.exists(run_json):
+                with open(run_json) as r:
+                    runs.append((server, int(period), float(bpm), int(attempts), json.load(r)))
+    return runs
+
+
+def callgrind_total(path):
+    """The Ir total of a callgrind output file (its `summary:` or `totals:` line)."""
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        for line in f:
+            if line.startswith(("summary:", "totals:")):
+                return int(line.split()[1])
+    return None
+
+
+def rtprobe_cycles(path):
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        for line in f:
+            fields = line.split()
+            if len(fields) == 2 and fields[0] == "cycles":
+                return int(fields[1])
+    return None
+
+
+def parse_render(text):
+    """Benchmarks/render-vs-klick.sh's rows: {label: (seconds, x realtime)} and its footnote."""
+    rows, note = {}, ""
+    for line in text.splitlines():
+        m = re.match(r"^(.*?)\s+([0-9.]+)\s+([0-9]+)\s*$", line)
+        if m and not line.startswith("one hour"):
+            rows[m.group(1).strip()] = (float(m.group(2)), int(m.group(3)))
+        elif line.startswith("("):
+            note = line.strip("()")
+    return rows, note
+
+
+ALSA_LINE = re.compile(r"ALSA clock (\d+) BPM: (\d+) ticks received of (\d+) emitted; lateness p50 (\S+) p95 (\S+) max (\S+) ms, "
+                       r"interval sd (\S+) ms")
+
+
+def parse_alsa(text):
+    """Benchmarks/alsa-clock.sh's figures: [(look-ahead ms, bpm, received, emitted, p50, p95, max, sd)]."""
+    found, lookahead = [], None
+    for line in text.splitlines():
+        m = re.match(r"^look-ahead (\d+) ms:", line.strip())
+        if m:
+            lookahead = int(m.group(1))
+            continue
+        m = ALSA_LINE.search(line)
+        if m:
+            found.append((lookahead, int(m.group(1)), int(m.group(2)), int(m.group(3)),
+                          *(float(m.group(i)) for i in range(4, 8))))
+    return found
+
+
+PRESSURE_LINE = re.compile(r"pressure.tempo latency over (\d+) presses \((.*?)\): min (\S+) ms, median (\S+) ms, "
+                           r"p90 (\S+) ms, max (\S+) ms")
+
+
+def parse_pressure(text):
+    m = PRESSURE_LINE.search(text)
+    if not m:
+        return None
+    return {"presses": int(m.group(1)), "setting": m.group(2), "min": float(m.group(3)),
+            "median": float(m.group(4)), "p90": float(m.group(5)), "max": float(m.group(6))}
+
+
+# ---- formatting ----
+
+def fmt(x, digits=3):
+    if x is None or (isinstance(x, float) and (x != x or x in (float("inf"), float("-inf")))):
+        return "—"
+    return f"{x:.{digits}f}".replace("-", "−")
+
+
+def grouped(n):
+    return f"{n:,}".replace(",", " ")
+
+
+def timing_cell(stream):
+    text = f"{fmt(stream['max_error_fitted'])} fr, {fmt(stream['drift_ppm'], 2)} ppm ({stream['count']}"
+    if stream["missing"] or stream["extra"]:
+        text += f"; {stream['missing']} missing, {stream['extra']} extra"
+    return text + ")"
+
+
+def run_note(server, period, bpm, attempts, run):
+    notes = []
+    if attempts > 1:
+        notes.append(f"{attempts} attempts")
+    if run["disturbed"]:
+        notes.append(f"DISTURBED: {run['disturbed']}")
+    return f" [{'; '.join(notes)}]" if notes else ""
+
+
+def setting(server, period, bpm=None):
+    text = f"{'jackd dummy' if server == 'jackd' else 'PipeWire'} p{period}"
+    return text + (f", {bpm:g} BPM" if bpm is not None else "")
+
+
+def timing_rows(number, runs, stream_name):
+    rows = []
+    for server, period, bpm, attempts, run in runs:
+        streams = {(s["program"], s["stream"]): s for s in run["streams"]}
+        tactus, peer = streams[("tactus", stream_name)], streams[(PEER_OF[stream_name], stream_name)]
+        rows.append([number, f"{stream_name} timing: max error, drift (events)",
+                     setting(server, period, bpm) + run_note(server, period, bpm, attempts, run),
+                     timing_cell(tactus), f"{PEER_OF[stream_name]}: {timing_cell(peer)}"])
+    return rows
+
+
+def process_rows(number, runs):
+    """CPU % (mean over the setting's runs) and RssAnon (largest) per server and period."""
+    rows, groups = [], {}
+    for server, period, bpm, attempts, run in runs:
+        groups.setdefault((server, period), []).append(run)
+    for (server, period), group in groups.items():
+        def cpu(name):
+            return statistics.mean(r["processes"][name]["cpu_percent"] for r in group)
+
+        def rss(name):
+            return max(r["processes"][name]["rss_anon_kb"] for r in group) / 1024
+        seconds = sum(r["recorded_seconds"] for r in group)
+        label = setting(server, period) + f", mean of {len(group)} runs ({seconds:.0f} s)"
+        rows.append([number, "CPU % of one core (click + clock)", label, f"{fmt(cpu('tactus'), 2)} %",
+                     f"klick {fmt(cpu('klick'), 2)} + jack_midi_clock {fmt(cpu('jack_midi_clock'), 2)} = "
+                     f"{fmt(cpu('klick') + cpu('jack_midi_clock'), 2)} %"])
+        rows.append([number, "RssAnon (largest)", setting(server, period), f"{fmt(rss('tactus'), 1)} MB",
+                     f"klick {fmt(rss('klick'), 1)} + jack_midi_clock {fmt(rss('jack_midi_clock'), 1)} = "
+                     f"{fmt(rss('klick') + rss('jack_midi_clock'), 1)} MB"])
+    return rows
+
+
+def cycle_rows(raw):
+    rows, directory = [], os.path.join(raw, "callgrind")
+    total = callgrind_total(os.path.join(directory, "engine.out"))
+    described = ""
+    if os.path.exists(os.path.join(directory, "engine.txt")):
+        with open(os.path.join(directory, "engine.txt")) as f:
+            described = f.read()
+    m = re.search(r"(\d+) cycles of (\d+) frames at (\S+) BPM", described)
+    if total is not None and m:
+        cycles = int(m.group(1))
+        rows.append([4, "instructions per process cycle (callgrind)",
+                     f"Engine.render loop as in the JACK callback, {grouped(cycles)} cycles × {m.group(2)} frames, {m.group(3)} BPM",
+                     grouped(round(total / cycles)), "— (the peers have no offline loop; live below)"])
+    live = {}
+    for name in ("tactus", "klick", "jack_midi_clock"):
+        ir = callgrind_total(os.path.join(directory, f"live-{name}.out"))
+        cycles = rtprobe_cycles(os.path.join(directory, f"live-{name}.rtprobe"))
+        if ir is not None and cycles:
+            live[name] = (ir / cycles, cycles)
+    if live:
+        period = ""
+        if os.path.exists(os.path.join(directory, "live.txt")):
+            with open(os.path.join(directory, "live.txt")) as f:
+                period = f.read().strip()
+        t = live.get("tactus")
+        k, j = live.get("klick"), live.get("jack_midi_clock")
+        peer = " + ".join(f"{n} {grouped(round(v[0]))}" for n, v in (("klick", k), ("jack_midi_clock", j)) if v)
+        if k and j:
+            peer += f" = {grouped(round(k[0] + j[0]))}"
+        rows.append([4, "instructions per JACK process callback, live (callgrind)", period,
+                     f"{grouped(round(t[0]))} ({t[1]} cycles)" if t else "—",
+                     peer + (f" ({k[1]} and {j[1]} cycles)" if k and j else "")])
+    return rows
+
+
+def render_rows(raw):
+    path = os.path.join(raw, "render.txt")
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        rows, note = parse_render(f.read())
+    tactus, sixteenths = rows.get("tactus render"), rows.get("tactus render --subdivision 16ths")
+    klick = rows.get("klick -W (no subdivision)")
+
+    def cell(v):
+        return f"{fmt(v[0])} s ({v[1]}× realtime)" if v else "—"
+    return [[5, "offline export of one hour (wall time)", f"48 kHz 16-bit mono WAV, 4/4 at 133 BPM; {note}",
+             f"{cell(tactus)}; with 16ths {cell(sixteenths)}", f"klick -W: {cell(klick)}"]]
+
+
+def alsa_rows(raw, runs):
+    path = os.path.join(raw, "alsa.txt")
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        text = f.read()
+    where = "alsa-vm (emulated CPU)" if "alsa-vm" in text or "inside the alsa-vm" in text else "this machine's sequencer"
+    jack = {}
+    for server, period, bpm, attempts, run in runs:
+        if server == "jackd" and period == 256:
+            for s in run["streams"]:
+                if s["program"] == "tactus" and s["stream"] == "clock":
+                    jack[bpm] = s["max_error_fitted"]
+    rows = []
+    for lookahead, bpm, received, emitted, p50, p95, maximum, sd in parse_alsa(text):
+        error = jack.get(float(bpm))
+        beside = f"JACK MIDI clock (jackd p256, same BPM): max error {fmt(error)} fr = {fmt(error / 48000 * 1e6 if error is not None else None, 1)} µs"
+        rows.append([6, "ALSA clock lateness p50/p95/max, interval sd",
+                     f"{bpm} BPM, look-ahead {lookahead} ms, {where}; {received}/{emitted} ticks",
+                     f"{fmt(p50)} / {fmt(p95)} / {fmt(maximum)} ms, sd {fmt(sd)} ms", beside])
+    if not rows:
+        rows.append([6, "ALSA clock", "no figures: see raw/alsa.txt", "—", "—"])
+    return rows
+
+
+def pressure_rows(raw):
+    live = os.path.join(raw, "pressure.json")
+    if os.path.exists(live):
+        with open(live) as f:
+            p = json.load(f)
+        how = p.get("setting", "live")
+    elif os.path.exists(os.path.join(raw, "pressure.txt")):
+        with open(os.path.join(raw, "pressure.txt")) as f:
+            text = f.read()
+        p = parse_pressure(text)
+        if p is None:
+            first = text.strip().splitlines()[0] if text.strip() else "no output"
+            return [[7, "pressure→tempo latency", first, "—", "—"]]
+        how = "OFFLINE, not on a server: " + p["setting"]
+    else:
+        return []
+    return [[7, f"pressure→tempo latency over {p['presses']} presses (min / median / p90 / max)", how,
+             f"{fmt(p['min'], 1)} / {fmt(p['median'], 1)} / {fmt(p['p90'], 1)} / {fmt(p['max'], 1)} ms",
+             "— (no peer has pressure control)"]]
+
+
+def markdown(rows):
+    head = ["Row", "Measure", "Setting", "Tactus", "Peer"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
+    for r in rows:
+        lines.append("| " + " | ".join(str(c) for c in r) + " |")
+    return "\n".join(lines)
+
+
+# ---- the plot ----
+
+def write_plot(results, runs):
+    """results.png: each event's error against its phase-fitted grid, Tactus vs the peer,
+    one panel per stream and setting (rows) and tempo (columns)."""
+    panels = {}
+    for server, period, bpm, attempts, run in runs:
+        for stream in ("click", "clock"):
+            panels.setdefault((server, period, stream), {})[bpm] = run
+    if not panels:
+        return None
+    data_dir = os.path.join(results, "raw", "plot")
+    os.makedirs(data_dir, exist_ok=True)
+    tempos = sorted({bpm for _, _, bpm, _, _ in runs})
+    row_keys = list(panels)
+    width, height = 560 * len(tempos), 330 * len(row_keys) + 60
+    script = [f"set terminal pngcairo noenhanced size {width},{height} font 'DejaVu Sans,10'",
+              f"set output '{os.path.join(results, 'results.png')}'",
+              f"set multiplot layout {len(row_keys)},{len(tempos)} title "
+              "'Per-event timing error against the nominal grid (phase fitted), frames at 48 kHz: Tactus vs peers' font ',13'",
+              "set grid", "set key below horizontal", "set xlabel 'time (s)'", "set ylabel 'error (frames)'",
+              "set yrange [*<-0.75:0.75<*]"]
+    for server, period, stream in row_keys:
+        for bpm in tempos:
+            run = panels[(server, period, stream)].get(bpm)
+            if run is None:
+                script += ["set multiplot next"]
+                continue
+            plots = []
+            # The peer first, so Tactus' dots stay visible inside the peer's circles.
+            for s in sorted(run["streams"], key=lambda s: s["program"] == "tactus"):
+                if s["stream"] != stream:
+                    continue
+                name = f"{server}-p{period}-{bpm:g}-{stream}-{s['program']}.dat"
+                with open(os.path.join(data_dir, name), "w") as f:
+                    for t, e in zip(s["seconds"], s["errors"]):
+                        f.write(f"{t:.6f} {e:.6f}\n")
+                style = "points pt 7 ps 0.5 lc rgb '#1f77b4'" if s["program"] == "tactus" else "points pt 6 ps 0.9 lc rgb '#e6550d'"
+                plots.append(f"'{os.path.join(data_dir, name)}' using 1:2 with {style} title '{s['program']}: "
+                             f"{s['count']} events, max {s['max_error_fitted']:.3f}'")
+            note = " DISTURBED" if run["disturbed"] else ""
+            script += [f"set title '{stream}, {setting(server, period, bpm)}{note}'", "plot " + ", ".join(plots)]
+    script.append("unset multiplot")
+    path = os.path.join(data_dir, "results.gp")
+    with open(path, "w") as f:
+        f.write("\n".join(script) + "\n")
+    done = subprocess.run(["gnuplot", path], capture_output=True, text=True)
+    if done.returncode != 0:
+        print(f"gnuplot failed: {done.stderr.strip()}", file=sys.stderr)
+        return None
+    return os.path.join(results, "results.png")
+
+
+def main(argv):
+    if not argv:
+        print(__doc__, file=sys.stderr)
+        return 2
+    results = argv[0]
+    quick = "--quick" in argv
+    raw = os.path.join(results, "raw")
+    runs = load_runs(raw)
+    jackd = [r for r in runs if r[0] == "jackd"]
+    pipewire = [r for r in runs if r[0] == "pipewire"]
+    rows = (timing_rows(1, jackd, "click") + timing_rows(2, jackd, "clock") + process_rows(3, jackd)
+            + cycle_rows(raw) + render_rows(raw) + alsa_rows(raw, runs) + pressure_rows(raw)
+            + timing_rows("8 (1)", pipewire, "click") + timing_rows("8 (2)", pipewire, "clock") + process_rows("8 (3)", pipewire))
+    context = ""
+    if os.path.exists(os.path.join(raw, "machine.txt")):
+        with open(os.path.join(raw, "machine.txt")) as f:
+            context = f.read().strip()
+    plot = write_plot(results, runs)
+    title = f"Tactus benchmark ({'scripts/bench --quick: rows 1-5' if quick else 'scripts/bench: all rows'})"
+    notes = ["max error: worst distance of an event from the nominal grid (interval 60·48000/BPM frames for clicks, "
+             "a 24th of it for clock ticks), phase fitted; 0.5 fr is what rounding to whole frames costs. "
+             "drift: least-squares slope against the nominal interval.",
+             "Runs with xruns or skipped cycles (recorder's xrun callback, holes in its frame count) are repeated, "
+             "never averaged in; a run still disturbed after the last attempt is marked DISTURBED."]
+    text = "\n".join([f"## {title}", "", context, "", markdown(rows), "", *[f"* {n}" for n in notes],
+                      "", f"Plot: {os.path.basename(plot)}" if plot else "Plot: none", ""])
+    with open(os.path.join(results, "results.md"), "w") as f:
+        f.write(text)
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
