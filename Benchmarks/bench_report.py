@@ -124,7 +124,8 @@ def grouped(n):
 
 
 def timing_cell(stream):
-    text = f"{fmt(stream['max_error_fitted'])} fr, {fmt(stream['drift_ppm'], 2)} ppm ({stream['count']}"
+    text = (f"{fmt(stream['max_error_fitted'])} fr, {fmt(stream['drift_ppm'], 2)} ± {fmt(stream.get('drift_stderr_ppm'), 2)} ppm "
+            f"({stream['count']}")
     if stream["missing"] or stream["extra"]:
         text += f"; {stream['missing']} missing, {stream['extra']} extra"
     return text + ")"
@@ -301,8 +302,7 @@ def write_plot(results, runs):
               f"set output '{os.path.join(results, 'results.png')}'",
               f"set multiplot layout {len(row_keys)},{len(tempos)} title "
               "'Per-event timing error against the nominal grid (phase fitted), frames at 48 kHz: Tactus vs peers' font ',13'",
-              "set grid", "set key below horizontal", "set xlabel 'time (s)'", "set ylabel 'error (frames)'",
-              "set yrange [*<-0.75:0.75<*]"]
+              "set grid", "set key below horizontal", "set xlabel 'time (s)'", "set ylabel 'error (frames)'"]
     for server, period, stream in row_keys:
         for bpm in tempos:
             run = panels[(server, period, stream)].get(bpm)
@@ -322,7 +322,10 @@ def write_plot(results, runs):
                 plots.append(f"'{os.path.join(data_dir, name)}' using 1:2 with {style} title '{s['program']}: "
                              f"{s['count']} events, max {s['max_error_fitted']:.3f}'")
             note = " DISTURBED" if run["disturbed"] else ""
-            script += [f"set title '{stream}, {setting(server, period, bpm)}{note}'", "plot " + ", ".join(plots)]
+            # One scale for every panel (±0.8 frame) unless an event lies beyond it.
+            worst = max((abs(e) for s in run["streams"] if s["stream"] == stream for e in s["errors"]), default=0)
+            limit = max(0.8, worst * 1.1)
+            script += [f"set yrange [{-limit}:{limit}]", f"set xrange [0:{run['recorded_seconds']:.3f}]",f"set title '{stream}, {setting(server, period, bpm)}{note}'", "plot " + ", ".join(plots)]
     script.append("unset multiplot")
     path = os.path.join(data_dir, "results.gp")
     with open(path, "w") as f:
@@ -355,7 +358,8 @@ def main(argv):
     title = f"Tactus benchmark ({'scripts/bench --quick: rows 1-5' if quick else 'scripts/bench: all rows'})"
     notes = ["max error: worst distance of an event from the nominal grid (interval 60·48000/BPM frames for clicks, "
              "a 24th of it for clock ticks), phase fitted; 0.5 fr is what rounding to whole frames costs. "
-             "drift: least-squares slope against the nominal interval.",
+             "drift: least-squares slope against the nominal interval, ± its standard error "
+             "(what whole-frame rounding leaves undecided over that many events).",
              "Runs with xruns or skipped cycles (recorder's xrun callback, holes in its frame count) are repeated, "
              "never averaged in; a run still disturbed after the last attempt is marked DISTURBED."]
     text = "\n".join([f"## {title}", "", context, "", markdown(rows), "", *[f"* {n}" for n in notes],

@@ -18,6 +18,8 @@ on a grid of `interval` frames this module reports:
                       grid shifted by a fraction of a frame shows here
   drift_ppm           slope of a least-squares line through (index, frame)
                       against the nominal interval, in parts per million
+  drift_stderr_ppm    the standard error of that slope: what rounding to whole
+                      frames alone leaves undecided over this many events
   missing, extra      grid points with no event, events on a point already taken
   errors              each event's error against the phase-fitted grid (frames),
                       with `indices` (grid index of each event): the plot's data
@@ -80,7 +82,8 @@ def grid_fit(frames, interval, origin=None):
     n = len(frames)
     if n < 2:
         return {"count": n, "max_error_anchored": float("inf"), "max_error_fitted": float("inf"),
-                "offset": float("nan"), "drift_ppm": float("nan"), "missing": 0, "extra": 0, "gaps": 0,
+                "offset": float("nan"), "drift_ppm": float("nan"), "drift_stderr_ppm": float("nan"),
+                "missing": 0, "extra": 0, "gaps": 0,
                 "errors": [], "indices": []}
     reference = frames[0] if origin is None else origin
     # Each index from the previous one, so a drifting grid keeps its count.
@@ -97,10 +100,13 @@ def grid_fit(frames, interval, origin=None):
     my = sum(f - reference for f in frames) / n
     sxy = sum((x - mx) * (f - reference - my) for x, f in zip(indices, frames))
     sxx = sum((x - mx) ** 2 for x in indices)
-    drift = (sxy / sxx / interval - 1) * 1e6 if sxx else 0.0
+    slope = sxy / sxx if sxx else interval
+    drift = (slope / interval - 1) * 1e6
+    residuals = [f - reference - my - slope * (x - mx) for x, f in zip(indices, frames)]
+    stderr = ((sum(r * r for r in residuals) / (n - 2) / sxx) ** 0.5 / interval * 1e6) if n > 2 and sxx else float("nan")
     return {"count": n, "max_error_anchored": max(abs(e) for e in errors),
             "max_error_fitted": (max(errors) - min(errors)) / 2, "offset": sum(errors) / n,
-            "drift_ppm": drift, "missing": missing, "extra": extra, "gaps": missing + extra,
+            "drift_ppm": drift, "drift_stderr_ppm": stderr, "missing": missing, "extra": extra, "gaps": missing + extra,
             "errors": [e - phase for e in errors], "indices": indices}
 
 

@@ -46,6 +46,7 @@ class GridAnalysisOnSyntheticRecordings(unittest.TestCase):
         self.assertLessEqual(fit["max_error_fitted"], 0.5)
         self.assertGreater(fit["max_error_fitted"], 0.45)   # rounding a non-integer grid costs almost half a frame
         self.assertLess(abs(fit["drift_ppm"]), 0.05)
+        self.assertLess(abs(fit["drift_ppm"]), 3 * fit["drift_stderr_ppm"])   # no drift beyond what rounding leaves open
         self.assertEqual((fit["count"], fit["missing"], fit["extra"]), (1200, 0, 0))
 
     def test_a_grid_shifted_by_0_3_frames_shows_as_an_offset_of_0_3_frames(self):
@@ -67,6 +68,7 @@ class GridAnalysisOnSyntheticRecordings(unittest.TestCase):
     def test_a_drift_of_100_ppm_is_reported_as_100_ppm(self):
         fit = self.analyse_clock([round(1000 + k * TICK_133 * (1 + 100e-6)) for k in range(1600)])
         self.assertAlmostEqual(fit["drift_ppm"], 100.0, delta=0.5)
+        self.assertLess(fit["drift_stderr_ppm"], 0.1)          # 1600 ticks pin the slope down
         # After 1599 ticks the grid is 0.144 frames per 1000 ticks off: the max error grows past rounding.
         self.assertGreater(fit["max_error_fitted"], 0.5)
         self.assertEqual(fit["missing"], 0)
