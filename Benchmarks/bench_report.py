@@ -82,10 +82,18 @@ def parse_render(text):
 
 ALSA_LINE = re.compile(r"ALSA clock (\d+) BPM: (\d+) ticks received of (\d+) emitted; lateness p50 (\S+) p95 (\S+) max (\S+) ms, "
                        r"interval sd (\S+) ms")
+ALSA_ON_TIME = re.compile(r"written on time: (\d+)/\d+, their lateness p50 (\S+) p95 (\S+) max (\S+) ms, interval sd (\S+) ms")
+
+
+def parse_alsa_on_time(line):
+    """The same figures over the ticks the clock thread wrote in time (on_time, p50, p95, max, sd), or None."""
+    m = ALSA_ON_TIME.search(line)
+    return (int(m.group(1)), *(float(m.group(i)) for i in range(2, 6))) if m else None
 
 
 def parse_alsa(text):
-    """Benchmarks/alsa-clock.sh's figures: [(look-ahead ms, bpm, received, emitted, p50, p95, max, sd)]."""
+    """Benchmarks/alsa-clock.sh's figures: [(look-ahead ms, bpm, received, emitted, p50, p95, max, sd)];
+    the look-ahead is None when the output names none."""
     found, lookahead = [], None
     for line in text.splitlines():
         m = re.match(r"^look-ahead (\d+) ms:", line.strip())
@@ -242,12 +250,16 @@ def alsa_rows(raw, runs):
                 if s["program"] == "tactus" and s["stream"] == "clock":
                     jack[bpm] = s["max_error_fitted"]
     rows = []
-    for lookahead, bpm, received, emitted, p50, p95, maximum, sd in parse_alsa(text):
+    on_time = [parse_alsa_on_time(line) for line in text.splitlines() if ALSA_LINE.search(line)]
+    for (lookahead, bpm, received, emitted, p50, p95, maximum, sd), late in zip(parse_alsa(text), on_time):
         error = jack.get(float(bpm))
+        tactus = f"{fmt(p50)} / {fmt(p95)} / {fmt(maximum)} ms, sd {fmt(sd)} ms"
+        if late and late[0] < emitted:
+            tactus += f" (the {late[0]} written in time: max {fmt(late[3])} ms, sd {fmt(late[4])} ms)"
         beside = f"JACK MIDI clock (jackd p256, same BPM): max error {fmt(error)} fr = {fmt(error / 48000 * 1e6 if error is not None else None, 1)} µs"
         rows.append([6, "ALSA clock lateness p50/p95/max, interval sd",
                      f"{bpm} BPM, look-ahead {lookahead} ms, {where}; {received}/{emitted} ticks",
-                     f"{fmt(p50)} / {fmt(p95)} / {fmt(maximum)} ms, sd {fmt(sd)} ms", beside])
+                     tactus, beside])
     if not rows:
         rows.append([6, "ALSA clock", "no figures: see raw/alsa.txt", "—", "—"])
     return rows

@@ -26,6 +26,7 @@ period=${TACTUS_BENCH_PERIOD:-256}
 kind=${TACTUS_BENCH_SERVER:-jackd}
 out=${TACTUS_BENCH_OUT:-$(mktemp -d "${TMPDIR:-/tmp}/tactus-bench.XXXXXX")}
 mkdir -p "$out"
+out=$(cd "$out" && pwd)   # absolute: pipewire -c resolves a relative path in its own config folders
 rm -f "$out/ready" "$out/recording.txt" "$out/run.json"
 
 find_swift

@@ -155,6 +155,11 @@ class ParsersOfTheOtherRows(unittest.TestCase):
             "interval sd 0.401 ms; written on time: 264/264, ...\n")
         self.assertEqual(found, [(5, 120, 264, 264, 0.612, 1.204, 3.1, 0.401)])
 
+    def test_alsa_clock_on_time_figures(self):
+        line = ("ALSA clock 120 BPM: 265 ticks received of 265 emitted; lateness p50 0.098 p95 0.166 max 26.299 ms, interval sd 1.341 ms; "
+                "written on time: 263/265, their lateness p50 0.097 p95 0.165 max 5.475 ms, interval sd 0.337 ms; simulated ...")
+        self.assertEqual(bench_report.parse_alsa_on_time(line), (263, 0.097, 0.165, 5.475, 0.337))
+
     def test_pressure_latency_line(self):
         p = bench_report.parse_pressure(
             "pressure→tempo latency over 100 presses (offline, 48 kHz, 256-frame cycles, 1 ms control poll): "
