@@ -270,15 +270,15 @@ def pressure_rows(raw):
     if os.path.exists(live):
         with open(live) as f:
             p = json.load(f)
-        how = p.get("setting", "live")
+        how = p.get("setting", "live") + f"; {p.get('measured')} of {p.get('presses')} presses measured"
     elif os.path.exists(os.path.join(raw, "pressure.txt")):
         with open(os.path.join(raw, "pressure.txt")) as f:
             text = f.read()
         p = parse_pressure(text)
+        first = text.strip().splitlines()[0] if text.strip() else "no output"
         if p is None:
-            first = text.strip().splitlines()[0] if text.strip() else "no output"
             return [[7, "pressure→tempo latency", first, "—", "—"]]
-        how = "OFFLINE, not on a server: " + p["setting"]
+        how = f"OFFLINE, not on a server: {p['setting']}; {first}"
     else:
         return []
     return [[7, f"pressure→tempo latency over {p['presses']} presses (min / median / p90 / max)", how,
