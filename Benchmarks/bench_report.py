@@ -266,24 +266,35 @@ def alsa_rows(raw, runs):
 
 
 def pressure_rows(raw):
-    live = os.path.join(raw, "pressure.json")
-    if os.path.exists(live):
-        with open(live) as f:
-            p = json.load(f)
-        how = p.get("setting", "live") + f"; {p.get('measured')} of {p.get('presses')} presses measured"
-    elif os.path.exists(os.path.join(raw, "pressure.txt")):
-        with open(os.path.join(raw, "pressure.txt")) as f:
+    """Live figures (pressure.json: tactus run; pressure-harness.json: the probe's harness)
+    and the offline test's line (pressure.txt), each row saying which it is."""
+    rows = []
+
+    def row(p, how):
+        return [7, f"pressure→tempo latency over {p['presses']} presses (min / median / p90 / max)", how,
+                f"{fmt(p['min'], 1)} / {fmt(p['median'], 1)} / {fmt(p['p90'], 1)} / {fmt(p['max'], 1)} ms",
+                "— (no peer has pressure control)"]
+    for name in ("pressure.json", "pressure-harness.json"):
+        path = os.path.join(raw, name)
+        if os.path.exists(path):
+            with open(path) as f:
+                p = json.load(f)
+            how = p.get("setting", "live") + f"; {p.get('measured')} of {p.get('presses')} presses measured"
+            if p.get("measured"):
+                rows.append(row(p, how))
+            else:
+                rows.append([7, "pressure→tempo latency", how + ": no tempo change seen", "—", "—"])
+    path = os.path.join(raw, "pressure.txt")
+    if os.path.exists(path):
+        with open(path) as f:
             text = f.read()
         p = parse_pressure(text)
         first = text.strip().splitlines()[0] if text.strip() else "no output"
         if p is None:
-            return [[7, "pressure→tempo latency", first, "—", "—"]]
-        how = f"OFFLINE, not on a server: {p['setting']}; {first}"
-    else:
-        return []
-    return [[7, f"pressure→tempo latency over {p['presses']} presses (min / median / p90 / max)", how,
-             f"{fmt(p['min'], 1)} / {fmt(p['median'], 1)} / {fmt(p['p90'], 1)} / {fmt(p['max'], 1)} ms",
-             "— (no peer has pressure control)"]]
+            rows.append([7, "pressure→tempo latency", first, "—", "—"])
+        else:
+            rows.append(row(p, f"OFFLINE, not on a server: {p['setting']}; {first}"))
+    return rows
 
 
 def markdown(rows):
