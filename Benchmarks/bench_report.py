@@ -14,7 +14,9 @@ Reads bench-results/raw/ (written by scripts/bench):
 Writes results.md and results.png (gnuplot) beside raw/ and prints the table.
 Nothing here is typed in: a figure that was not recorded is shown as missing.
 
-usage: bench_report.py RESULTS_DIR [--quick]
+usage: bench_report.py RESULTS_DIR [--quick] [--readme README.md]
+  --readme  also puts the table between README's `<!-- bench-results: begin -->`
+            and `<!-- bench-results: end -->` lines (scripts/bench --update-readme)
 """
 import json
 import os
@@ -22,6 +24,8 @@ import re
 import statistics
 import subprocess
 import sys
+
+import jack_vs_peers_report
 
 PEER_OF = {"click": "klick", "clock": "jack_midi_clock"}
 
@@ -39,10 +43,18 @@ def load_runs(raw):
             if len(fields) != 5:
                 continue
             server, period, bpm, attempts, directory = fields
-            run_json = os.path.join(directory if os.path.isabs(directory) else os.path.join(raw, directory), "run.json")
+            folder = directory if os.path.isabs(directory) else os.path.join(raw, directory)
+            run_json = os.path.join(folder, "run.json")
             if os.path.exists(run_json):
                 with open(run_json) as r:
-                    runs.append((server, int(period), float(bpm), int(attempts), json.load(r)))
+                    run = json.load(r)
+                # The timing figures again from the recording itself, so the table
+                # always shows what this analysis makes of what was recorded.
+                recording = os.path.join(folder, "recording.txt")
+                if os.path.exists(recording):
+                    processes = {name: (p["cpu_percent"], p["rss_anon_kb"]) for name, p in run["processes"].items()}
+                    run = jack_vs_peers_report.analyse(recording, float(bpm), processes, server)
+                runs.append((server, int(period), float(bpm), int(attempts), run))
     return runs
 
 
@@ -360,6 +372,24 @@ def write_plot(results, runs):
     return os.path.join(results, "results.png")
 
 
+README_BEGIN = "<!-- bench-results: begin -->"
+README_END = "<!-- bench-results: end -->"
+
+
+def update_readme(path, results_text):
+    """Replaces what lies between the README's result markers with `results_text`
+    (its heading one level down, under the Performance heading)."""
+    with open(path) as f:
+        text = f.read()
+    begin, end = text.find(README_BEGIN), text.find(README_END)
+    if begin < 0 or end < begin:
+        raise ValueError(f"{path} has no {README_BEGIN} ... {README_END} lines")
+    body = results_text.replace("## Tactus benchmark", "### Latest run", 1).rstrip("\n")
+    body = body.replace("Plot: results.png", "Plot: `bench-results/results.png` (not committed).")
+    with open(path, "w") as f:
+        f.write(text[:begin + len(README_BEGIN)] + "\n" + body + "\n" + text[end:])
+
+
 def main(argv):
     if not argv:
         print(__doc__, file=sys.stderr)
@@ -390,6 +420,8 @@ def main(argv):
     with open(os.path.join(results, "results.md"), "w") as f:
         f.write(text)
     print(text)
+    if "--readme" in argv:
+        update_readme(argv[argv.index("--readme") + 1], text)
     return 0
 
 

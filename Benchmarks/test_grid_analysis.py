@@ -92,8 +92,9 @@ class GridAnalysisOnSyntheticRecordings(unittest.TestCase):
         frames = [round(5000 + k * BEAT_133) for k in range(40)]
         frames[20] += 256
         fit = grid_fit(frames, BEAT_133)
-        self.assertAlmostEqual(fit["max_error_fitted"], 128, delta=0.5)   # phase fitted between the two levels
+        self.assertAlmostEqual(fit["max_error_fitted"], 256, delta=0.5)   # its whole lateness, not half of it
         self.assertAlmostEqual(fit["max_error_anchored"], 256, delta=0.5)
+        self.assertEqual(sum(1 for e in fit["errors"] if abs(e) > 1), 1)  # the other 39 stay on the grid
 
     def test_xruns_holes_and_overflow_mark_a_recording_disturbed(self):
         path = write_recording(["H 96000 96512"] + clock_lines([1000, 1902]),
@@ -166,6 +167,19 @@ class ParsersOfTheOtherRows(unittest.TestCase):
             "min 11.2 ms, median 95.4 ms, p90 150.1 ms, max 171.0 ms; bound (step + cycle + tick) 190.0 ms")
         self.assertEqual((p["presses"], p["min"], p["median"], p["p90"], p["max"]), (100, 11.2, 95.4, 150.1, 171.0))
         self.assertTrue(p["setting"].startswith("offline"))
+
+    def test_the_readme_gets_the_table_between_its_markers_only(self):
+        handle, path = tempfile.mkstemp(suffix=".md")
+        with os.fdopen(handle, "w") as f:
+            f.write("## Performance\n\nhow to run\n<!-- bench-results: begin -->\nold table\n<!-- bench-results: end -->\n\n## Next\n")
+        try:
+            bench_report.update_readme(path, "## Tactus benchmark (all rows)\n\n| a | b |\n\nPlot: results.png\n")
+            with open(path) as f:
+                text = f.read()
+        finally:
+            os.remove(path)
+        self.assertEqual(text, "## Performance\n\nhow to run\n<!-- bench-results: begin -->\n### Latest run (all rows)\n\n| a | b |\n\n"
+                               "Plot: `bench-results/results.png` (not committed).\n<!-- bench-results: end -->\n\n## Next\n")
 
     def test_callgrind_total(self):
         handle, path = tempfile.mkstemp()
