@@ -148,6 +148,8 @@ def timing_cell(stream):
             f"({stream['count']}")
     if stream["missing"] or stream["extra"]:
         text += f"; {stream['missing']} missing, {stream['extra']} extra"
+    if stream.get("unseen"):
+        text += f"; {stream['unseen']} in recorder holes"
     return text + ")"
 
 

@@ -24,6 +24,9 @@ on a grid of `interval` frames this module reports:
   drift_stderr_ppm    the standard error of that slope: what rounding to whole
                       frames alone leaves undecided over this many events
   missing, extra      grid points with no event, events on a point already taken
+  unseen              grid points with no event that fall in a hole of the
+                      recording (`holes`): the recorder was not run then, so
+                      they are not counted as missing
   errors              each event's error against the phase-fitted grid (frames),
                       with `indices` (grid index of each event): the plot's data
 
@@ -80,13 +83,13 @@ def ticks(midi_events):
     return [frame for frame, data in midi_events if data == [0xF8]]
 
 
-def grid_fit(frames, interval, origin=None):
+def grid_fit(frames, interval, origin=None, holes=()):
     """Timing figures of `frames` against a grid of `interval` frames (dict, see the module doc)."""
     n = len(frames)
     if n < 2:
         return {"count": n, "max_error_anchored": float("inf"), "max_error_fitted": float("inf"),
                 "offset": float("nan"), "drift_ppm": float("nan"), "drift_stderr_ppm": float("nan"),
-                "missing": 0, "extra": 0, "gaps": 0,
+                "missing": 0, "extra": 0, "unseen": 0, "gaps": 0,
                 "errors": [], "indices": []}
     reference = frames[0] if origin is None else origin
     # Each index from the previous one, so a drifting grid keeps its count.
@@ -94,12 +97,19 @@ def grid_fit(frames, interval, origin=None):
     for previous, f in zip(frames, frames[1:]):
         indices.append(indices[-1] + round((f - previous) / interval))
     steps = [b - a for a, b in zip(indices, indices[1:])]
-    missing = sum(s - 1 for s in steps if s > 1)
     extra = sum(1 for s in steps if s < 1)
     errors = [(f - reference) - i * interval for f, i in zip(frames, indices)]
     median = sorted(errors)[n // 2]
     core = [e for e in errors if abs(e - median) <= 1.0]
     phase = (max(core) + min(core)) / 2
+    missing = unseen = 0
+    for a, b in zip(indices, indices[1:]):
+        for index in range(a + 1, b):
+            expected = reference + phase + index * interval
+            if any(start <= expected < end for start, end in holes):
+                unseen += 1
+            else:
+                missing += 1
 
     mx = sum(indices) / n
     my = sum(f - reference for f in frames) / n
@@ -111,7 +121,7 @@ def grid_fit(frames, interval, origin=None):
     stderr = ((sum(r * r for r in residuals) / (n - 2) / sxx) ** 0.5 / interval * 1e6) if n > 2 and sxx else float("nan")
     return {"count": n, "max_error_anchored": max(abs(e) for e in errors),
             "max_error_fitted": max(abs(e - phase) for e in errors), "offset": sum(errors) / n,
-            "drift_ppm": drift, "drift_stderr_ppm": stderr, "missing": missing, "extra": extra, "gaps": missing + extra,
+            "drift_ppm": drift, "drift_stderr_ppm": stderr, "missing": missing, "extra": extra, "unseen": unseen, "gaps": missing + extra,
             "errors": [e - phase for e in errors], "indices": indices}
 
 

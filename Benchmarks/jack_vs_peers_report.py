@@ -34,7 +34,7 @@ def analyse(path, bpm, processes, server="jackd"):
             frames, interval = onsets.get(port, []), beat
         else:
             frames, interval = ticks(midi.get(port, [])), beat / 24
-        fit = grid_fit(frames, interval)
+        fit = grid_fit(frames, interval, holes=header["holes"])
         streams.append({"program": program, "stream": stream, "interval": interval,
                         "seconds": [(f - first) / rate for f in frames], **fit})
     return {"server": server, "bpm": bpm, "rate": rate, "period": header.get("period"),

@@ -82,6 +82,14 @@ class GridAnalysisOnSyntheticRecordings(unittest.TestCase):
         self.assertLessEqual(fit["max_error_fitted"], 0.5)
         self.assertLess(abs(fit["drift_ppm"]), 0.1)
 
+    def test_a_tick_in_a_hole_of_the_recording_is_unseen_not_missing(self):
+        frames = [round(1000 + k * TICK_133) for k in range(300)]
+        hole = (frames[150] - 100, frames[150] + 156)
+        del frames[150]
+        fit = grid_fit(frames, TICK_133, holes=[hole])
+        self.assertEqual((fit["missing"], fit["unseen"]), (0, 1))
+        self.assertEqual(grid_fit(frames, TICK_133, holes=[(0, 500)])["missing"], 1)
+
     def test_an_event_twice_is_counted_as_extra(self):
         frames = [round(1000 + k * TICK_133) for k in range(100)]
         frames.insert(50, frames[50])
