@@ -52,7 +52,8 @@ def load_runs(raw):
                 # always shows what this analysis makes of what was recorded.
                 recording = os.path.join(folder, "recording.txt")
                 if os.path.exists(recording):
-                    processes = {name: (p["cpu_percent"], p["rss_anon_kb"]) for name, p in run["processes"].items()}
+                    processes = {name: (p["cpu_percent"], p["rss_anon_kb"], *([p["rt_cpu_percent"]] if p.get("rt_cpu_percent") is not None else []))
+                                 for name, p in run["processes"].items()}
                     run = jack_vs_peers_report.analyse(recording, float(bpm), processes, server)
                 runs.append((server, int(period), float(bpm), int(attempts), run))
     return runs
@@ -187,12 +188,21 @@ def process_rows(number, runs):
         def cpu(name):
             return statistics.mean(r["processes"][name]["cpu_percent"] for r in group)
 
+        def rt(name):
+            shares = [r["processes"][name].get("rt_cpu_percent") for r in group]
+            return statistics.mean(shares) if all(x is not None for x in shares) else None
+
+        def with_rt(name):
+            share = rt(name)
+            return f"{fmt(cpu(name), 2)}" + (f" (RT thread {fmt(share, 2)})" if share is not None else "")
+
         def rss(name):
             return max(r["processes"][name]["rss_anon_kb"] for r in group) / 1024
         seconds = sum(r["recorded_seconds"] for r in group)
         label = setting(server, period) + f", mean of {len(group)} runs ({seconds:.0f} s)"
-        rows.append([number, "CPU % of one core (click + clock)", label, f"{fmt(cpu('tactus'), 2)} %",
-                     f"klick {fmt(cpu('klick'), 2)} + jack_midi_clock {fmt(cpu('jack_midi_clock'), 2)} = "
+        rows.append([number, "CPU % of one core (click + clock), all threads (real-time thread)", label,
+                     f"{with_rt('tactus')} %",
+                     f"klick {with_rt('klick')} + jack_midi_clock {with_rt('jack_midi_clock')} = "
                      f"{fmt(cpu('klick') + cpu('jack_midi_clock'), 2)} %"])
         rows.append([number, "RssAnon (largest)", setting(server, period), f"{fmt(rss('tactus'), 1)} MB",
                      f"klick {fmt(rss('klick'), 1)} + jack_midi_clock {fmt(rss('jack_midi_clock'), 1)} = "

@@ -105,19 +105,31 @@ pids+=("$jmc_pid")
 
 # CPU time of every thread (JACK runs the process callback on its own thread), in ns.
 cpu_ns() { cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { printf "%d\n", s }'; }
+# The same for the real-time threads only (scheduling policy SCHED_FIFO or SCHED_RR,
+# field 41 of /proc/PID/task/TID/stat): the JACK process thread.
+rt_cpu_ns() {
+    local t s=0 policy
+    for t in /proc/"$1"/task/*; do
+        policy=$(sed 's/^.*) //' "$t/stat" 2>/dev/null | awk '{ print $39 }')
+        if [ "$policy" = 1 ] || [ "$policy" = 2 ]; then s=$((s + $(cut -d' ' -f1 "$t/schedstat"))); fi
+    done
+    echo "$s"
+}
 rss_anon() { awk '/^RssAnon:/ {print $2}' "/proc/$1/status"; }
 
 sleep "$(awk -v r="$ready" -v w="$warmup" -v now="$(date +%s.%N)" 'BEGIN { d = r + w - now; print (d > 0 ? d : 0) }')"
 t0=$(date +%s.%N)
-declare -A start_ns
-for p in "$tactus_pid" "$klick_pid" "$jmc_pid"; do start_ns[$p]=$(cpu_ns "$p"); done
+declare -A start_ns start_rt
+for p in "$tactus_pid" "$klick_pid" "$jmc_pid"; do start_ns[$p]=$(cpu_ns "$p"); start_rt[$p]=$(rt_cpu_ns "$p"); done
 say "recording $seconds s at $bpm BPM ($kind, period $period)"
 wait "$recorder_pid" || true
 t1=$(date +%s.%N)
-declare -A cpu rss
+declare -A cpu rss rt
 for p in "$tactus_pid" "$klick_pid" "$jmc_pid"; do
     kill -0 "$p" 2>/dev/null || die "process $p ended during the recording; logs in $out"
     cpu[$p]=$(awk -v a="${start_ns[$p]}" -v b="$(cpu_ns "$p")" -v t0="$t0" -v t1="$t1" \
+        'BEGIN { printf "%.3f", (b - a) / 1e9 / (t1 - t0) * 100 }')
+    rt[$p]=$(awk -v a="${start_rt[$p]}" -v b="$(rt_cpu_ns "$p")" -v t0="$t0" -v t1="$t1" \
         'BEGIN { printf "%.3f", (b - a) / 1e9 / (t1 - t0) * 100 }')
     rss[$p]=$(rss_anon "$p")
 done
@@ -129,7 +141,7 @@ server_pid=""
 [ -s "$out/recording.txt" ] || die "the recorder wrote nothing: $(cat "$out/recorder.log")"
 
 python3 -B "$here/jack_vs_peers_report.py" "$out/recording.txt" "$bpm" --json "$out/run.json" --server "$kind" \
-    "tactus=${cpu[$tactus_pid]},${rss[$tactus_pid]}" \
-    "klick=${cpu[$klick_pid]},${rss[$klick_pid]}" \
-    "jack_midi_clock=${cpu[$jmc_pid]},${rss[$jmc_pid]}"
+    "tactus=${cpu[$tactus_pid]},${rss[$tactus_pid]},${rt[$tactus_pid]}" \
+    "klick=${cpu[$klick_pid]},${rss[$klick_pid]},${rt[$klick_pid]}" \
+    "jack_midi_clock=${cpu[$jmc_pid]},${rss[$jmc_pid]},${rt[$jmc_pid]}"
 say "recording and logs in $out"

@@ -2,11 +2,12 @@
 """The figures of one Benchmarks/jack-vs-peers.sh run, from its recording.
 
 Recording ports: audio 1 = tactus:click, audio 2 = klick; MIDI 1 = tactus:clock,
-MIDI 2 = jack_midi_clock. Process figures come as NAME=CPU_PERCENT,RSS_ANON_KB.
+MIDI 2 = jack_midi_clock. Process figures come as NAME=CPU_PERCENT,RSS_ANON_KB[,RT_CPU_PERCENT]
+(the last: the real-time threads' share, i.e. the JACK process thread).
 Prints the run's table; with --json FILE also writes every figure and each
 event's error (what scripts/bench folds into its table and plot).
 
-usage: jack_vs_peers_report.py RECORDING BPM [--json FILE] [--server NAME] NAME=CPU,RSS...
+usage: jack_vs_peers_report.py RECORDING BPM [--json FILE] [--server NAME] NAME=CPU,RSS[,RTCPU]...
 """
 import json
 import sys
@@ -41,7 +42,8 @@ def analyse(path, bpm, processes, server="jackd"):
             "recorded_seconds": (header.get("end-frame", 0) - first) / rate,
             "xruns": header.get("xruns", 0), "holes": len(header["holes"]), "overflow": header.get("overflow", 0),
             "disturbed": disturbances(header), "streams": streams,
-            "processes": {name: {"cpu_percent": cpu, "rss_anon_kb": rss} for name, (cpu, rss) in processes.items()}}
+            "processes": {name: {"cpu_percent": p[0], "rss_anon_kb": p[1], "rt_cpu_percent": p[2] if len(p) > 2 else None}
+                          for name, p in processes.items()}}
 
 
 def print_table(run):
@@ -77,8 +79,8 @@ def main(argv):
     processes = {}
     for item in args[2:]:
         name, figures = item.split("=", 1)
-        cpu, rss = figures.split(",")
-        processes[name] = (float(cpu), int(rss or 0))
+        fields = figures.split(",")
+        processes[name] = (float(fields[0]), int(fields[1] or 0), *(float(f) for f in fields[2:3] if f))
     run = analyse(args[0], float(args[1]), processes, server)
     print_table(run)
     if json_path:

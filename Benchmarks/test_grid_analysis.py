@@ -128,7 +128,7 @@ class RunReportOnASyntheticRecording(unittest.TestCase):
         path = write_recording(sorted(lines, key=lambda line: int(line.split()[2])),
                                header=f"# rate 48000 period 256 first-frame {first} end-frame {first + 960000} cycles 3750 overflow 0 xruns 0")
         try:
-            run = jack_vs_peers_report.analyse(path, 133, {"tactus": (0.5, 5000), "klick": (0.6, 700), "jack_midi_clock": (0.4, 2300)})
+            run = jack_vs_peers_report.analyse(path, 133, {"tactus": (0.5, 5000, 0.2), "klick": (0.6, 700), "jack_midi_clock": (0.4, 2300)})
         finally:
             os.remove(path)
         streams = {(s["program"], s["stream"]): s for s in run["streams"]}
@@ -141,7 +141,8 @@ class RunReportOnASyntheticRecording(unittest.TestCase):
         self.assertEqual(streams[("jack_midi_clock", "clock")]["missing"], 1)
         self.assertEqual(streams[("jack_midi_clock", "clock")]["count"], 719)
         self.assertAlmostEqual(streams[("tactus", "clock")]["seconds"][0], 0.0)
-        self.assertEqual(run["processes"]["klick"], {"cpu_percent": 0.6, "rss_anon_kb": 700})
+        self.assertEqual(run["processes"]["klick"], {"cpu_percent": 0.6, "rss_anon_kb": 700, "rt_cpu_percent": None})
+        self.assertEqual(run["processes"]["tactus"], {"cpu_percent": 0.5, "rss_anon_kb": 5000, "rt_cpu_percent": 0.2})
 
 
 class ParsersOfTheOtherRows(unittest.TestCase):
