@@ -194,14 +194,14 @@ def process_rows(number, runs):
 
         def with_rt(name):
             share = rt(name)
-            return f"{fmt(cpu(name), 2)}" + (f" (RT thread {fmt(share, 2)})" if share is not None else "")
+            return f"{fmt(cpu(name), 2)} %" + (f" (RT thread {fmt(share, 2)} %)" if share is not None else "")
 
         def rss(name):
             return max(r["processes"][name]["rss_anon_kb"] for r in group) / 1024
         seconds = sum(r["recorded_seconds"] for r in group)
         label = setting(server, period) + f", mean of {len(group)} runs ({seconds:.0f} s)"
         rows.append([number, "CPU % of one core (click + clock), all threads (real-time thread)", label,
-                     f"{with_rt('tactus')} %",
+                     with_rt('tactus'),
                      f"klick {with_rt('klick')} + jack_midi_clock {with_rt('jack_midi_clock')} = "
                      f"{fmt(cpu('klick') + cpu('jack_midi_clock'), 2)} %"])
         rows.append([number, "RssAnon (largest)", setting(server, period), f"{fmt(rss('tactus'), 1)} MB",
