@@ -70,10 +70,13 @@ public enum RunCommand {
         let bar = jack.engine.bar
         printError("tactus: \(jack.engine.tempo) BPM, \(bar.meter) \(bar.accents), \(bar.subdivision == .none ? "no subdivision" : bar.subdivision.rawValue)"
                    + (jack.startStopped ? "; stopped, waiting for start" : "") + "; Ctrl-C to quit")
-        // A 1 ms tick: the pressure steps fall within a millisecond of their time.
-        let status = metronome.run(tickMilliseconds: 1) { _ in
+        // A 1 ms tick while a control key is held, so the pressure steps fall within a
+        // millisecond of their time; 5 ms when idle (input keeps its arrival time
+        // stamp, so a tap is at most 5 ms later and its hold timeline is exact).
+        let status = metronome.run(tickMilliseconds: 5) { m in
             // `q` or Ctrl-C in the terminal: the same way out as SIGINT (MIDI Stop, close).
             if frontEnd.round() { raise(SIGINT) }
+            m.tickMilliseconds = frontEnd.nextDeadline == nil ? 5 : 1
         }
         // The last JACK cycle has pushed its Stop; the ALSA queue delivers it, then stops.
         alsa?.stop()

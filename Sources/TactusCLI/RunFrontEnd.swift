@@ -26,6 +26,13 @@ public final class RunFrontEnd {
     private var nextLinkRefresh = ControlTime.zero
     /// How often the JACK and ALSA figures are read (they change seldom; the DSP load slowly).
     public var linkInterval: Int64 = 250_000
+    /// How often the display model is built from the engine: the screen redraws at
+    /// most 30 times a second, so looking more often only costs CPU.
+    public var modelInterval: Int64 = 33_333
+    private var nextModel = ControlTime.zero
+    /// The pressure controller's next step (a control key is held); nil when idle.
+    /// The caller ticks fast only while this is set.
+    public private(set) var nextDeadline: ControlTime?
 
     /// - Parameters:
     ///   - interactive: the live display and keys; else the change log on standard output.
@@ -68,14 +75,18 @@ public final class RunFrontEnd {
         for line in errors?.take() ?? [] {
             session.say(line.hasPrefix("tactus: ") ? String(line.dropFirst(8)) : line)
         }
-        session.poll(keys: keys?.drain() ?? [])
+        let typed = keys?.drain() ?? []
+        nextDeadline = session.poll(keys: typed)
         if now >= nextLinkRefresh {
             links = linkSource()
             nextLinkRefresh = now + linkInterval
         }
-        let model = DisplayModel(engine: engine.pointee, session: session, links: links)
-        screen?.show(model, at: now)
-        changeLog?.show(model)
+        if now >= nextModel || !typed.isEmpty {
+            nextModel = now + modelInterval
+            let model = DisplayModel(engine: engine.pointee, session: session, links: links)
+            screen?.show(model, at: now)
+            changeLog?.show(model)
+        }
         return session.quitRequested
     }
 

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CJack
+import CShims
 import Synchronization
 import TactusCore
 
@@ -40,6 +41,9 @@ public final class JackMetronome {
     private var connections: [JackConnection] = []
     private var seenGraphChanges = 0
     private var snapshotDue: ContinuousClock.Instant?
+    /// The wait between two supervisor ticks; the hook may change it (fast while a
+    /// control key is held, slower when idle).
+    public var tickMilliseconds = 20
     /// Connections whose other end did not exist yet at reconnection, retried for a while.
     private var pending: [JackConnection] = []
     private var pendingUntil = ContinuousClock.now
@@ -92,9 +96,10 @@ public final class JackMetronome {
     /// closed) and returns the exit status, 0. `every` runs on this thread after
     /// each tick: the place for the control thread's own work.
     public func run(tickMilliseconds: Int = 20, every hook: ((JackMetronome) -> Void)? = nil) -> Int32 {
+        self.tickMilliseconds = tickMilliseconds
         if !isConnected { connect() }
         while true {
-            if let signal = TerminationSignals.wait(milliseconds: tickMilliseconds) {
+            if let signal = TerminationSignals.wait(milliseconds: self.tickMilliseconds) {
                 log("\(signal == SIGINT ? "SIGINT" : "SIGTERM") received: stopping")
                 shutdown()
                 return 0
@@ -400,6 +405,9 @@ public final class JackMetronome {
     private func lockMemory() {
         guard options.lockMemory, !triedMemoryLock else { return }
         triedMemoryLock = true
+        // Give back the heap that start-up used and freed (preset files, option
+        // parsing) first: once locked, every page of it would stay resident.
+        _ = tactus_malloc_trim()
         if mlockall(MCL_CURRENT | MCL_FUTURE) != 0 {
             log("cannot lock memory (mlockall: \(String(cString: strerror(errno)))): carrying on, but a page fault can cause an xrun; raise `ulimit -l` (the audio group's memlock limit)")
         }

@@ -2,6 +2,7 @@
 #define TACTUS_CSHIMS_H
 #include <jack/jack.h>
 #include <alsa/asoundlib.h>
+#include <malloc.h>
 #include <sys/prctl.h>
 
 /// jack_client_open is variadic (the server name follows JackServerName in the
@@ -44,4 +45,7 @@ static inline void tactus_alsa_silence_library_errors(void) { snd_lib_error_set_
 /// Names the calling thread (shown by `top -H`, `ps -L`, gdb); prctl is variadic
 /// and pthread_setname_np needs _GNU_SOURCE, so neither imports into Swift.
 static inline int tactus_set_thread_name(const char *name) { return prctl(PR_SET_NAME, name, 0, 0, 0); }
+
+/// malloc_trim is declared in <malloc.h>, which Glibc's Swift module leaves out.
+static inline int tactus_malloc_trim(void) { return malloc_trim(0); }
 #endif
