@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import TactusCore
 
 /// `$XDG_CONFIG_HOME/tactus/controller.json`: the keyboard controller as
@@ -16,22 +18,26 @@ import TactusCore
 /// `curve` is linear, exponential or logarithmic; `deadZone` 0 to 126 and below
 /// `maximum`, 1 to 127. A wrong file gives one line naming the file and the field.
 public enum ControllerFile {
+    /// A controller file is a dozen lines; anything much larger is the wrong file.
+    public static let maximumFileSize = 1 << 16
+
     /// Nil when the file does not exist (the player never ran `tactus learn`).
     public static func load(path: String) throws(OptionError) -> ControllerSettings? {
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw OptionError("tactus: cannot read \(path)")
+        let bytes: [UInt8]
+        do {
+            bytes = try FileSystem.read(path, limit: maximumFileSize)
+        } catch {
+            if error.problem == .system(ENOENT) { return nil }
+            throw OptionError("tactus: cannot read \(path): \(error.reason)")
         }
-        return try decode(data, path: path)
+        return try decode(bytes, path: path)
     }
 
     public static func save(_ settings: ControllerSettings, path: String) throws(OptionError) {
-        let folder = (path as NSString).deletingLastPathComponent
         do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            try Data(encode(settings).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try FileSystem.replace(path, with: Array(encode(settings).utf8))
         } catch {
-            throw OptionError("tactus: cannot write \(path): \(error.localizedDescription)")
+            throw OptionError("tactus: cannot write \(path): \(error.path == path ? error.reason : error.description)")
         }
     }
 
@@ -55,15 +61,18 @@ public enum ControllerFile {
         """
     }
 
-    public static func decode(_ data: Data, path: String) throws(OptionError) -> ControllerSettings {
+    /// Checks the file field by field; a syntax error names its line and column
+    /// (the strict reader of the presets: no comments, no trailing commas, no duplicate keys).
+    public static func decode(_ bytes: [UInt8], path: String) throws(OptionError) -> ControllerSettings {
         let reader = FieldReader(path: path)
         let parsed: JSONValue
         do {
-            parsed = try JSONDecoder().decode(JSONValue.self, from: data)
+            parsed = try JSONReader.parse(bytes)
         } catch {
-            throw OptionError("tactus: \(path) is not valid JSON")
+            throw OptionError("tactus: \(path) is not valid JSON: \(error.description)")
         }
-        guard case .object(let root) = parsed else { throw reader.fail("", "must be a JSON object") }
+        guard case .object(let members) = parsed else { throw reader.fail("", "must be a JSON object") }
+        let root = JSONObject(members)
         try reader.onlyKnown(root, ["version", "channel", "upKey", "downKey", "presetKey", "hasAftertouch", "calibration"], in: "")
         _ = try reader.integer(root, "version", in: 1...ControllerSettings.version)
         let channel: MIDIChannel?
@@ -75,7 +84,7 @@ public enum ControllerFile {
         case nil:
             throw reader.fail("channel", "is missing: 1 to 16, or \"omni\"")
         case let other?:
-            throw reader.fail("channel", "\(other) is not a channel: 1 to 16, or \"omni\"")
+            throw reader.fail("channel", "\(other.excerpt) is not a channel: 1 to 16, or \"omni\"")
         }
         let up = try reader.integer(root, "upKey", in: 0...127)
         let down = try reader.integer(root, "downKey", in: 0...127)
@@ -87,11 +96,12 @@ public enum ControllerFile {
         switch root["hasAftertouch"] {
         case nil: break
         case .bool(let flag): hasAftertouch = flag
-        case let other?: throw reader.fail("hasAftertouch", "\(other) must be true or false")
+        case let other?: throw reader.fail("hasAftertouch", "\(other.excerpt) must be true or false")
         }
-        guard case .object(let calibration) = root["calibration"] else {
+        guard case .object(let calibrationMembers) = root["calibration"] else {
             throw reader.fail("calibration", root["calibration"] == nil ? "is missing" : "must be an object")
         }
+        let calibration = JSONObject(calibrationMembers)
         try reader.onlyKnown(calibration, ["deadZone", "maximum", "curve"], in: "calibration.")
         let deadZone = try reader.integer(calibration, "deadZone", in: 0...126, field: "calibration.deadZone")
         let maximum = try reader.integer(calibration, "maximum", in: 1...127, field: "calibration.maximum")
@@ -100,7 +110,7 @@ public enum ControllerFile {
         }
         let curves = PressureConfiguration.Curve.allCases.map(\.rawValue).joined(separator: ", ")
         guard case .string(let name) = calibration["curve"], let curve = PressureConfiguration.Curve(rawValue: name) else {
-            throw reader.fail("calibration.curve", "\(calibration["curve"].map { "\($0)" } ?? "is missing"): must be one of \(curves)")
+            throw reader.fail("calibration.curve", "\(calibration["curve"]?.excerpt ?? "is missing"): must be one of \(curves)")
         }
         return ControllerSettings(channel: channel, upKey: UInt7(up)!, downKey: UInt7(down)!, presetKey: UInt7(preset)!,
                                   calibration: .init(deadZone: deadZone, maximum: maximum, curve: curve),
@@ -108,31 +118,13 @@ public enum ControllerFile {
     }
 }
 
-/// Any JSON value, so the file can be checked field by field (a number is not a
-/// Bool, an unknown key is an error) with messages that name the field.
-private enum JSONValue: Decodable, Equatable, CustomStringConvertible {
-    case number(Double), string(String), bool(Bool), object([String: JSONValue]), array([JSONValue]), null
+/// The members of a JSON object by key (the reader has refused duplicate keys).
+private struct JSONObject {
+    let members: [JSONMember]
 
-    init(from decoder: Decoder) throws {
-        let c = try decoder.singleValueContainer()
-        if c.decodeNil() { self = .null }
-        else if let b = try? c.decode(Bool.self) { self = .bool(b) }
-        else if let d = try? c.decode(Double.self) { self = .number(d) }
-        else if let s = try? c.decode(String.self) { self = .string(s) }
-        else if let a = try? c.decode([JSONValue].self) { self = .array(a) }
-        else { self = .object(try c.decode([String: JSONValue].self)) }
-    }
+    init(_ members: [JSONMember]) { self.members = members }
 
-    var description: String {
-        switch self {
-        case .number(let d): d == d.rounded() && abs(d) < 1e15 ? String(Int(d)) : String(d)
-        case .string(let s): "\"\(s)\""
-        case .bool(let b): String(b)
-        case .object: "an object"
-        case .array: "an array"
-        case .null: "null"
-        }
-    }
+    subscript(key: String) -> JSONValue? { members.first { $0.key == key }?.value }
 }
 
 /// Reads typed fields out of a JSON object, failing with the file and field named.
@@ -143,17 +135,17 @@ private struct FieldReader {
         OptionError("tactus: \(path): " + (field.isEmpty ? problem : "field '\(field)' \(problem)"))
     }
 
-    func onlyKnown(_ object: [String: JSONValue], _ known: [String], in prefix: String) throws(OptionError) {
-        for key in object.keys.sorted() where !known.contains(key) {
-            throw fail(prefix + key, "is not known (known fields: \(known.joined(separator: ", ")))")
+    func onlyKnown(_ object: JSONObject, _ known: [String], in prefix: String) throws(OptionError) {
+        for member in object.members where !known.contains(member.key) {
+            throw fail(prefix + member.key, "is not known (known fields: \(known.joined(separator: ", ")))")
         }
     }
 
-    func integer(_ object: [String: JSONValue], _ key: String, in range: ClosedRange<Int>, field: String? = nil) throws(OptionError) -> Int {
+    func integer(_ object: JSONObject, _ key: String, in range: ClosedRange<Int>, field: String? = nil) throws(OptionError) -> Int {
         let name = field ?? key
         guard let value = object[key] else { throw fail(name, "is missing: \(range.lowerBound) to \(range.upperBound)") }
         guard case .number(let n) = value, n == n.rounded(), n >= Double(range.lowerBound), n <= Double(range.upperBound) else {
-            throw fail(name, "\(value) is not a whole number from \(range.lowerBound) to \(range.upperBound)")
+            throw fail(name, "\(value.excerpt) is not a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
         return Int(n)
     }

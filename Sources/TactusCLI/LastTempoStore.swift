@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import TactusCore
 
 /// The last tempo (SPEC §4 rule 7): saved when a pressure hold ends, restored
@@ -8,20 +10,26 @@ import TactusCore
 public struct LastTempoStore: Sendable {
     public let path: String
 
+    /// "97.30\n" is six bytes; a file larger than this is not ours.
+    static let maximumFileSize = 1 << 10
+
     public init(path: String) { self.path = path }
 
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(environment: [String: String] = ProcessEnvironment.current) {
         path = UserFiles.lastTempoFile(environment)
     }
 
     /// The saved tempo; nil when nothing was saved yet. A damaged file throws
     /// one line naming it (the caller says so and starts at the default).
     public func load() throws(OptionError) -> BPM? {
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-            throw OptionError("tactus: cannot read the last tempo from \(path)")
+        let bytes: [UInt8]
+        do {
+            bytes = try FileSystem.read(path, limit: LastTempoStore.maximumFileSize)
+        } catch {
+            if error.problem == .system(ENOENT) { return nil }
+            throw OptionError("tactus: cannot read the last tempo from \(path): \(error.reason); ignoring it")
         }
-        let word = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let word = String(decoding: bytes, as: UTF8.self).trimmingWhitespace
         guard let value = Double(word), let tempo = BPM(exactly: value), (value * 100).rounded() == value * 100 else {
             throw OptionError("tactus: \(path) holds '\(word.prefix(40))', not a tempo from 1 to 999 with two decimals at most; ignoring it")
         }
@@ -30,12 +38,18 @@ public struct LastTempoStore: Sendable {
 
     /// Writes the tempo (creating the folder), replacing the file atomically.
     public func save(_ tempo: BPM) throws(OptionError) {
-        let folder = (path as NSString).deletingLastPathComponent
         do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            try Data((tempo.description + "\n").utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try FileSystem.replace(path, with: Array((tempo.description + "\n").utf8))
         } catch {
-            throw OptionError("tactus: cannot save the last tempo to \(path): \(error.localizedDescription)")
+            throw OptionError("tactus: cannot save the last tempo to \(path): \(error.path == path ? error.reason : error.description)")
         }
+    }
+}
+
+private extension String {
+    /// Without the spaces, tabs and line breaks around it.
+    var trimmingWhitespace: String {
+        guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace }) else { return "" }
+        return String(self[first...last])
     }
 }

@@ -1,4 +1,3 @@
-import Foundation
 import TactusALSA
 import TactusCore
 import TactusJACK
@@ -16,7 +15,7 @@ public enum LearnCommand {
     /// `tactus learn [-n NAME] [-s SERVER] [--connect-control PORT] [--alsa-control-from C:P]`:
     /// listens on the JACK `control` port and the ALSA sequencer's `control` port
     /// (whichever is there), like `tactus run`; the metronome stays silent.
-    public static func run(_ options: Options, environment: [String: String] = ProcessInfo.processInfo.environment) -> Int32 {
+    public static func run(_ options: Options, environment: [String: String] = ProcessEnvironment.current) -> Int32 {
         let path = UserFiles.controllerFile(environment)
         var jackOptions = JackRunOptions()
         jackOptions.clientName = options.clientName

@@ -20,7 +20,7 @@ public struct PresetStart: Sendable {
 
     /// The folders of this installation and user.
     public static var directories: PresetDirectories {
-        .standard(environment: PresetDirectories.processEnvironment, executablePath: PresetDirectories.currentExecutable)
+        .standard(environment: ProcessEnvironment.current, executablePath: PresetDirectories.currentExecutable)
     }
 
     /// Tempo and bar for the engine: an option given on the command line wins over the preset.

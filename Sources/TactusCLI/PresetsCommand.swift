@@ -14,7 +14,7 @@ public enum PresetsCommand {
     }
 
     public static func run(_ options: Options) -> Int32 {
-        let result = output(options, directories: .standard(environment: PresetDirectories.processEnvironment,
+        let result = output(options, directories: .standard(environment: ProcessEnvironment.current,
                                                                executablePath: PresetDirectories.currentExecutable))
         for line in result.standardOutput { print(line) }
         for line in result.standardError { printError(line) }

@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import TactusALSA
 import TactusCore
 import TactusJACK
@@ -14,7 +16,7 @@ public enum RunCommand {
     /// Program Change, the deep press and the `[` `]` keys.
     public static func run(_ options: Options, tempo: BPM? = nil, bar: BarSettings? = nil, presets: PresetStart? = nil) -> Int32 {
         var jack: JackRunOptions
-        let environment = ProcessInfo.processInfo.environment
+        let environment = ProcessEnvironment.current
         let lastTempo = LastTempoStore(environment: environment)
         do {
             // The last tempo (SPEC §4 rule 7) when neither --bpm nor a preset gives one.

@@ -38,7 +38,7 @@ struct PressureFilesTests {
 
     func error(_ json: String) -> String? {
         do {
-            _ = try ControllerFile.decode(Data(json.utf8), path: "/c.json")
+            _ = try ControllerFile.decode(Array(json.utf8), path: "/c.json")
             return nil
         } catch {
             return error.message
@@ -50,7 +50,7 @@ struct PressureFilesTests {
 
     @Test func controllerFileErrorsNameTheFileAndTheField() {
         #expect(error("{" + good + ", " + calibration + "}") == nil)
-        #expect(error("{") == "tactus: /c.json is not valid JSON")
+        #expect(error("{") == "tactus: /c.json is not valid JSON: line 1, column 2: the file ends inside an object (expected a key): it is truncated")
         #expect(error("[1]") == "tactus: /c.json: must be a JSON object")
         #expect(error("{" + good + ", " + calibration + #", "upkey": 3}"#)
                 == "tactus: /c.json: field 'upkey' is not known (known fields: version, channel, upKey, downKey, presetKey, hasAftertouch, calibration)")
@@ -69,6 +69,25 @@ struct PressureFilesTests {
         #expect(error("{" + good + "}") == "tactus: /c.json: field 'calibration' is missing")
         #expect(error(#"{"version": 2, "channel": 1, "upKey": 72, "downKey": 71, "presetKey": 70, "# + calibration + "}")
                 == "tactus: /c.json: field 'version' 2 is not a whole number from 1 to 1")
+    }
+
+    @Test func controllerFileSyntaxErrorsNameTheLineAndColumn() {
+        #expect(error(#"{"version": 1, "version": 1}"#)
+                == #"tactus: /c.json is not valid JSON: line 1, column 16: the key "version" appears twice in the same object"#)
+        #expect(error("{\n" + good + ",\n" + calibration + ",\n}")
+                == "tactus: /c.json is not valid JSON: line 4, column 1: unexpected '}' where a key in double quotes was expected")
+    }
+
+    @Test func aControllerFileThatCannotBeWrittenNamesTheFolderInTheWay() throws {
+        try withTemporaryFolder { (folder: String) throws in
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try "".write(toFile: folder + "/config", atomically: true, encoding: .utf8)
+            let path = folder + "/config/tactus/controller.json"
+            #expect(throws: OptionError("tactus: cannot write \(path): \(folder)/config: Not a directory")) {
+                try ControllerFile.save(settings, path: path)
+            }
+            #expect(throws: OptionError("tactus: cannot read \(path): Not a directory")) { try ControllerFile.load(path: path) }
+        }
     }
 
     @Test func lastTempoSavesAndRestoresTwoDecimals() throws {

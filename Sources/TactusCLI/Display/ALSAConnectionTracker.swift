@@ -20,7 +20,7 @@ public final class ALSAConnectionTracker: Sendable {
             add(MIDIConnection(.alsa, .clock, String(body.dropFirst(8))))
         } else if body.hasSuffix(" → control") {
             add(MIDIConnection(.alsa, .control, String(body.dropLast(10))))
-        } else if let range = body.range(of: " went away;") {
+        } else if let range = body.firstRange(of: " went away;") {
             let port = String(body[..<range.lowerBound])
             connections.withLock { $0.removeAll { $0.other == port } }
         } else {

@@ -64,18 +64,6 @@ public struct PresetDirectories: Hashable, Sendable {
         return String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    /// The process environment as a dictionary.
-    public static var processEnvironment: [String: String] {
-        var result: [String: String] = [:]
-        var pointer = environ
-        while let entry = pointer.pointee {
-            let text = String(cString: entry)
-            if let eq = text.firstIndex(of: "=") { result[String(text[..<eq])] = String(text[text.index(after: eq)...]) }
-            pointer += 1
-        }
-        return result
-    }
-
     /// The `.json` files of `folder`, sorted by name; hidden files are skipped. Nil if the folder cannot be read.
     public static func presetFiles(in folder: String) -> [String]? {
         guard let dir = opendir(folder) else { return nil }

@@ -32,46 +32,21 @@ public enum PresetFile {
     /// The bytes of the regular file at `path`, at most `limit` of them: a larger
     /// file, a directory, a device or an unreadable file is refused with one message.
     public static func read(path: String, limit: Int) throws(PresetError) -> [UInt8] {
-        // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below.
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { throw PresetError(file: path, problem: reason(errno), allowed: "a readable file") }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw PresetError(file: path, problem: reason(errno), allowed: "a readable file") }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: break
-        case S_IFDIR: throw PresetError(file: path, problem: "is a directory", allowed: "a preset file (JSON), not a folder")
-        default: throw PresetError(file: path, problem: "is not a regular file", allowed: "a preset file (JSON)")
-        }
-        guard Int(info.st_size) <= limit else {
-            throw PresetError(file: path, problem: "the file has \(info.st_size) bytes, more than \(size(limit))", allowed: "a file of at most \(size(limit))")
-        }
-        // Read until end of file, one byte past the limit at most: the file may grow after fstat.
-        var bytes = [UInt8](repeating: 0, count: limit + 1)
-        var count = 0
-        while count <= limit {
-            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + count, limit + 1 - count) }
-            if n == 0 { break }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw PresetError(file: path, problem: reason(errno), allowed: "a readable file")
+        do {
+            return try FileSystem.read(path, limit: limit)
+        } catch {
+            switch error.problem {
+            case .system(ENOENT):
+                throw PresetError(file: path, problem: error.reason, allowed: "a readable file")
+            case .system:
+                throw PresetError(file: path, problem: "cannot be read: " + error.reason, allowed: "a readable file")
+            case .isDirectory:
+                throw PresetError(file: path, problem: error.reason, allowed: "a preset file (JSON), not a folder")
+            case .notRegularFile:
+                throw PresetError(file: path, problem: error.reason, allowed: "a preset file (JSON)")
+            case .tooLarge:
+                throw PresetError(file: path, problem: error.reason, allowed: "a file of at most \(FileError.size(limit))")
             }
-            count += n
-        }
-        guard count <= limit else { throw PresetError(file: path, problem: "the file has more than \(size(limit))", allowed: "a file of at most \(size(limit))") }
-        bytes.removeSubrange(count...)
-        return bytes
-    }
-
-    private static func size(_ bytes: Int) -> String {
-        bytes % (1 << 20) == 0 ? "\(bytes >> 20) MiB" : "\(bytes) bytes"
-    }
-
-    private static func reason(_ code: Int32) -> String {
-        switch code {
-        case ENOENT: "no such file"
-        case EACCES: "cannot be read: permission denied"
-        default: "cannot be read: " + String(cString: strerror(code))
         }
     }
 }

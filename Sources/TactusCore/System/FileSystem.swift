@@ -1,0 +1,96 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The few file operations Tactus needs (presets, set lists, controller.json,
+/// the last tempo), as thin wrappers over the C library that throw `FileError`.
+///
+/// Not Foundation on purpose: loading libFoundation and its ICU data for these
+/// calls cost the `tactus` process about 2.5 MB of resident memory (their
+/// relocated pages, all locked by mlockall) and start-up time. Never called on
+/// the real-time thread.
+public enum FileSystem {
+    /// The bytes of the regular file at `path`, at most `limit` of them: a larger
+    /// file, a directory, a FIFO or a device is refused without reading it.
+    public static func read(_ path: String, limit: Int) throws(FileError) -> [UInt8] {
+        // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below.
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { throw FileError(path: path, problem: .system(errno)) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw FileError(path: path, problem: .system(errno)) }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw FileError(path: path, problem: .isDirectory)
+        default: throw FileError(path: path, problem: .notRegularFile)
+        }
+        guard Int(info.st_size) <= limit else { throw FileError(path: path, problem: .tooLarge(limit: limit, size: Int(info.st_size))) }
+        // Read until end of file, one byte past the limit at most: the file may grow after fstat.
+        var bytes = [UInt8](repeating: 0, count: limit + 1)
+        var count = 0
+        while count <= limit {
+            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + count, limit + 1 - count) }
+            if n == 0 { break }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw FileError(path: path, problem: .system(errno))
+            }
+            count += n
+        }
+        guard count <= limit else { throw FileError(path: path, problem: .tooLarge(limit: limit, size: nil)) }
+        bytes.removeSubrange(count...)
+        return bytes
+    }
+
+    /// Replaces the file at `path` with `bytes`, creating its folders: written to a
+    /// temporary file beside it, then renamed over it. rename(2) is atomic within
+    /// one file system, so a reader sees the old file or the new one, never half
+    /// of it, even if Tactus is killed while writing.
+    public static func replace(_ path: String, with bytes: [UInt8]) throws(FileError) {
+        if let folder = parent(of: path) { try createDirectories(folder) }
+        let temporary = path + ".tmp-\(getpid())"
+        // Mode 0666 less the umask, as any editor would create it.
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o666)
+        guard fd >= 0 else { throw FileError(path: path, problem: .system(errno)) }
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, bytes.count - written) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                let code = errno
+                close(fd)
+                unlink(temporary)
+                throw FileError(path: path, problem: .system(code))
+            }
+            written += n
+        }
+        // close(2) is where a full disk or a network file system reports a failed write.
+        guard close(fd) == 0, rename(temporary, path) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw FileError(path: path, problem: .system(code))
+        }
+    }
+
+    /// `mkdir -p`: creates the folder and its missing parents (mode 0777 less the umask).
+    public static func createDirectories(_ path: String) throws(FileError) {
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/") {
+            prefix += component
+            if mkdir(prefix, 0o777) != 0 {
+                let code = errno
+                guard code == EEXIST else { throw FileError(path: prefix, problem: .system(code)) }
+                var info = stat()
+                guard stat(prefix, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { throw FileError(path: prefix, problem: .system(ENOTDIR)) }
+            }
+            prefix += "/"
+        }
+    }
+
+    /// The folder holding `path`; nil for a bare file name (the working folder) and for "/".
+    static func parent(of path: String) -> String? {
+        guard let slash = path.lastIndex(of: "/") else { return nil }
+        let folder = path[..<slash]
+        return folder.isEmpty ? nil : String(folder)
+    }
+}
