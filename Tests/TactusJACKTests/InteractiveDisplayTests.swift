@@ -255,7 +255,10 @@ extension JACKServerTests {
         }
 
         @Test func aNarrowTerminalStillShowsTempoBeatAndForce() throws {
-            let server = try JackTestServer()
+            // A short server name: "JACK    tactus-test-PID-N: disp-narrow" passes
+            // 40 columns once the PID has 5 digits and N 2 (the 10th server of a run),
+            // and the client name it waits for is cut off.
+            let server = try JackTestServer(name: "n\(getpid())")
             defer { server.stop() }
             let run = try Run(server: server, name: "disp-narrow", ["--bpm", "97.3", "--start-stopped"], width: 40, height: 12)
             let screen = run.tmux.waitFor { $0.contains("Tactus  STOPPED") && $0.row("JACK")?.contains("disp-narrow") == true }
