@@ -182,6 +182,7 @@ public final class JackMetronome {
         restoreConnections(newClient)
         // Start once connected, so the listener and the slaves get the first beat and its Start.
         if !everConnected && !options.startStopped { control.pointee.commands.push(.start) }
+        openGate(newClient)
         if let wasLost {
             let away = ContinuousClock.now - wasLost
             let seconds = (Double(away.components.seconds) * 10 + Double(away.components.attoseconds / 100_000_000_000_000_000)) / 10
@@ -226,6 +227,7 @@ public final class JackMetronome {
             ProcessCycle.dryRun(context, frames: client.bufferSize)
             lockMemory()
         }
+        context.pointee.gate.close()
         do {
             try client.activate()
         } catch {
@@ -268,6 +270,7 @@ public final class JackMetronome {
         guard let client, let context else { return }
         rememberConnections(client)
         client.deactivate()
+        context.pointee.gate.close()
         do {
             try rebuildEngine(context, sampleRate: rate)
             try client.activate()
@@ -276,6 +279,13 @@ public final class JackMetronome {
             return
         }
         restoreConnections(client)
+        openGate(client)
+    }
+
+    /// The connections that can be made are made: the cycles that begin from now
+    /// on sound (`SoundingGate`).
+    private func openGate(_ client: JackClient) {
+        context?.pointee.gate.open(now: jack_frame_time(client.handle), sampleRate: client.sampleRate, period: client.bufferSize)
     }
 
     private func serverWentAway() {
@@ -287,6 +297,9 @@ public final class JackMetronome {
         context.pointee.client = nil
         context.pointee.ports = nil
         context.pointee.timeline.resume(at: context.pointee.endFrame)
+        // The click sounding when the server died was cut there; its rest, played
+        // on the next server, would begin off the grid.
+        context.pointee.engine.silence()
         client.close()
         self.client = nil
         lostAt = .now
@@ -330,7 +343,7 @@ public final class JackMetronome {
         pendingUntil = .now + .seconds(10)
         connectPending(client)
         if !pending.isEmpty {
-            log("waiting up to 10 s for \(Set(pending.map(\.other)).sorted().joined(separator: ", ")) to appear")
+            log("waiting up to 10 s for \(Set(pending.map(\.other)).sorted().joined(separator: ", ")) (not there, or not active yet)")
         }
     }
 

@@ -1,4 +1,5 @@
 import CJack
+import Synchronization
 import TactusCore
 
 /// The JACK port handles of one client.
@@ -29,6 +30,8 @@ struct ProcessContext: ~Copyable {
     var parser = MIDIParser()
     /// Where the last rendered block ended, so a new server continues from there.
     var endFrame: Int64 = 0
+    /// Whether this client's cycles sound yet (`SoundingGate`).
+    let gate = SoundingGate()
 
     init(engine: consuming Engine, control: UnsafeMutablePointer<EngineControl>, shared: UnsafeMutablePointer<JackShared>) {
         self.engine = engine
@@ -54,25 +57,34 @@ enum ProcessCycle {
         let sampleRate = context.pointee.engine.sampleRate
         let shared = context.pointee.shared
         let times = RealtimeJack.cycleTimes(client, frames: frames, sampleRate: sampleRate)
-        let start = context.pointee.timeline.frame(forJackFrame: times.frame)
         // JACK's DLL-filtered period follows the card's real rate (FrameClockReference).
         let microsecondsPerFrame = times.nextMicroseconds > times.microseconds
             ? Double(times.nextMicroseconds - times.microseconds) / Double(frames)
             : 1_000_000 / Double(sampleRate)
-        _unsafePerformance {
-            shared.pointee.frameClock.publish(frame: start, microseconds: Int64(times.microseconds), microsecondsPerFrame: microsecondsPerFrame)
-        }
-
         if let input = RealtimeJack.buffer(ports.control, frames) {
             receiveControlInput(context, buffer: input, cycleMicroseconds: Int64(times.microseconds), microsecondsPerFrame: microsecondsPerFrame)
         }
         let click = RealtimeJack.buffer(ports.click, frames)?.assumingMemoryBound(to: Float.self)
         let feedback = RealtimeJack.buffer(ports.feedback, frames)?.assumingMemoryBound(to: Float.self)
-        render(context, frames: Int(frames), at: start, click: click, feedback: feedback)
-        if let clockBuffer = RealtimeJack.buffer(ports.clock, frames) {
-            sendClock(context, into: clockBuffer, blockStart: start, frames: frames)
+        let clockBuffer = RealtimeJack.buffer(ports.clock, frames)
+
+        if context.pointee.gate.holds(cycleFrame: times.frame) {
+            // Not yet connected: silence, and the engine and timeline stay where
+            // they are, so the first sounding cycle continues exactly there.
+            if let click { for i in 0..<Int(frames) { click[i] = 0 } }
+            if let feedback { for i in 0..<Int(frames) { feedback[i] = 0 } }
+            if let clockBuffer { RealtimeJack.clear(clockBuffer) }
+        } else {
+            let start = context.pointee.timeline.frame(forJackFrame: times.frame)
+            _unsafePerformance {
+                shared.pointee.frameClock.publish(frame: start, microseconds: Int64(times.microseconds), microsecondsPerFrame: microsecondsPerFrame)
+            }
+            render(context, frames: Int(frames), at: start, click: click, feedback: feedback)
+            if let clockBuffer {
+                sendClock(context, into: clockBuffer, blockStart: start, frames: frames)
+            }
+            context.pointee.endFrame = start + Int64(frames)
         }
-        context.pointee.endFrame = start + Int64(frames)
         _unsafePerformance {
             shared.pointee.period.store(Int(frames), ordering: .relaxed)
             shared.pointee.cycles.add(1, ordering: .relaxed)

@@ -4,7 +4,7 @@ import TactusCore
 /// Before the first activation, the whole process function runs on a throwaway
 /// context (its own engine, rings and status, the real client's ports, whose
 /// buffers nobody reads while the client is inactive), driven through every
-/// path a real cycle can take: start, clicks with subdivisions, tempo and bar
+/// path a real cycle can take: the sounding gate, start, clicks with subdivisions, tempo and bar
 /// changes, clock offsets, cues, stop, locate, continue, sound replacement,
 /// clock events written out, and channel messages read back in through the
 /// `control` code (from the `clock` buffer it just wrote).
@@ -38,6 +38,15 @@ enum Rehearsal {
             (80, .continue, nil), (90, .setClockWhileStopped(true), nil), (91, .setSongPositionEnabled(false), nil),
             (95, .replaceSounds(replacement), nil), (100, .locate(bar: 2), nil), (110, .stop, nil), (115, .setClockOffset(frames: 0), nil),
         ]
+        // The sounding gate's every path (closed, waiting for its frame, opening),
+        // as the first cycles of an activated client take them.
+        let gate = SoundingGate()
+        gate.close()
+        _ = gate.holds(cycleFrame: 0)
+        gate.open(now: 0, sampleRate: sampleRate, period: frames)
+        _ = gate.holds(cycleFrame: 0)
+        _ = gate.holds(cycleFrame: jack_nframes_t(sampleRate))
+
         let blocksPerStep = max(1, 4096 / frames)
         var step = 0
         var frame: Int64 = 0

@@ -104,6 +104,8 @@ enum Recorder {
         let seconds = args.value("--seconds").flatMap(Double.init)
         let skip = args.value("--skip").flatMap(Double.init) ?? 0
         let ready = args.value("--ready")
+        let registered = args.value("--registered")
+        let activateAfter = args.value("--activate-after").flatMap(Double.init) ?? 0
         TerminationSignals.block()
 
         let client = ProbeClient.open(name, server: server)
@@ -126,6 +128,10 @@ enum Recorder {
         jack_set_process_callback(client, recorderProcess, state)
         jack_set_xrun_callback(client, recorderXrun, state)
         jack_on_info_shutdown(client, probeServerGone, Unmanaged.passUnretained(gone).toOpaque())
+        // A program still starting: its ports are there, but JACK refuses to
+        // connect them until it activates.
+        ProbeClient.touch(registered)
+        if activateAfter > 0 { usleep(UInt32(activateAfter * 1_000_000)) }
         guard jack_activate(client) == 0 else { fail("cannot activate") }
         let clientName = String(cString: jack_get_client_name(client))
         for spec in connections {

@@ -19,6 +19,8 @@ struct SenderState: ~Copyable {
     let total: Int
     var next = 0
     var timeline: FrameTimeline?
+    /// Set once the connection to the target is made: the schedule's frames count from the first cycle after.
+    let connected = Atomic<Bool>(false)
     let sent = Atomic<Int>(0)
     let lost = Atomic<Int>(0)
 }
@@ -27,6 +29,9 @@ func senderProcess(_ frames: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) ->
     let s = arg!.assumingMemoryBound(to: SenderState.self)
     guard let buffer = jack_port_get_buffer(s.pointee.port, frames) else { return 0 }
     jack_midi_clear_buffer(buffer)
+    // The target may still be starting (JACK connects only active clients): what
+    // is sent before the connection is lost, so the schedule waits for it.
+    guard s.pointee.connected.load(ordering: .acquiring) else { return 0 }
     let jackFrame = jack_last_frame_time(s.pointee.client)
     if s.pointee.timeline == nil { s.pointee.timeline = FrameTimeline(origin: 0) }
     let start = s.pointee.timeline!.frame(forJackFrame: jackFrame)
@@ -93,7 +98,7 @@ enum Sender {
             fclose(f)
         } else {
             let total = Int(rate * seconds)
-            // Starts half a second in, after the connection is made.
+            // Starts half a second after the connection is made.
             for k in 0..<total {
                 let (count, bytes) = pattern(k)
                 schedule.append(ScheduledMIDI(frame: Int64(0.5 * sampleRate) + Int64(Double(k) * sampleRate / rate), count: count, bytes: bytes))
@@ -108,7 +113,9 @@ enum Sender {
         jack_set_process_callback(client, senderProcess, state)
         jack_on_info_shutdown(client, probeServerGone, Unmanaged.passUnretained(gone).toOpaque())
         guard jack_activate(client) == 0 else { fail("cannot activate") }
-        _ = ProbeClient.connect(client, "\(String(cString: jack_get_client_name(client))):out", target)
+        if ProbeClient.connect(client, "\(String(cString: jack_get_client_name(client))):out", target) {
+            state.pointee.connected.store(true, ordering: .releasing)
+        }
         while state.pointee.next < state.pointee.total && !gone.gone.load(ordering: .acquiring) {
             if TerminationSignals.wait(milliseconds: 10) != nil { break }
         }

@@ -9,6 +9,7 @@ let usage = """
 usage: tactus-jack-probe MODE [options]
   record   --out FILE [--name N] [-s SERVER] [--audio-ports N] [--midi-ports N]
            [--connect in_port=other_port]... [--seconds S] [--skip S] [--ready FILE]
+           [--registered FILE] [--activate-after S]   (ports registered S seconds before activation)
            Writes every audio onset (first nonzero sample after silence) and every
            MIDI event with its absolute frame: `A port frame value`, `M port frame hex..`;
            --skip S keeps nothing (events, holes, xruns) from the first S seconds;

@@ -17,6 +17,11 @@ extension JACKServerTests {
 
         /// Tactus connected to a passive recorder; the server is killed (SIGKILL)
         /// and started again (at `newRate`), with a fresh recorder of the same name.
+        ///
+        /// Tactus is held (SIGSTOP) while the new server and the recorder come up,
+        /// so it reconnects to a recorder that is there and active: which client
+        /// gets to the server first is not what these tests are about (a client
+        /// that is not active yet is `Connections`' test).
         static func killAndRestart(newRate: Int = 48000) throws -> Outcome {
             let server = try JackTestServer(period: 256)
             defer { server.stop() }
@@ -30,8 +35,10 @@ extension JACKServerTests {
             server.kill()
             _ = TestProcess.wait(recorder1, seconds: 5)
             Thread.sleep(forTimeInterval: 1.5)
+            kill(tactus.processIdentifier, SIGSTOP)
             try server.start(sampleRate: newRate)
             let recorder2 = try Launch.recorder(server: server.name, out: second)
+            kill(tactus.processIdentifier, SIGCONT)
             Thread.sleep(forTimeInterval: 4)
             let status = Launch.stop(tactus)
             _ = Launch.stop(recorder2)
@@ -60,12 +67,22 @@ extension JACKServerTests {
         }
 
         /// A server back at another rate: sounds re-synthesised, grid in the new
-        /// rate's frames, same tempo.
+        /// rate's frames, same tempo. The song continues from its bar: Song
+        /// Position, Continue, the first tick and the downbeat on one frame, the
+        /// first the new connections carry (none of it played to ports not yet
+        /// connected), and every click and tick on the grid anchored there.
         @Test func serverBackAtAnotherSampleRateKeepsTheTempoOnTheNewRatesGrid() throws {
             let o = try Self.killAndRestart(newRate: 44100)
             #expect(o.after.sampleRate == 44100)
             let interval = 44100 * 60 / Self.bpm
-            let clickFit = GridFit(o.after.clicks(), interval: interval), tickFit = GridFit(o.after.ticks(), interval: interval / 24)
+            let clicks = o.after.clicks(), ticks = o.after.ticks(), midi = o.after.midi()
+            let resumed = midi.firstIndex { $0.bytes == [0xFB] }
+            #expect(resumed != nil && resumed! >= 1 && midi[resumed! - 1].bytes.first == 0xF2 && midi[resumed! - 1].frame == midi[resumed!].frame,
+                    "Song Position then Continue: \(midi.prefix(4).map { "\($0.frame) \($0.bytes)" })\n\(o.messages)")
+            let downbeat = o.after.onsets.first { $0.port == 1 }
+            #expect(resumed.map { midi[$0].frame } == clicks.first && clicks.first == ticks.first && downbeat?.value == 0.9,
+                    "Continue \(resumed.map { midi[$0].frame } ?? -1), first click \(downbeat.map { "\($0.frame) (\($0.value))" } ?? "none"), first tick \(ticks.first ?? -1)")
+            let clickFit = GridFit(clicks, interval: interval), tickFit = GridFit(ticks, interval: interval / 24)
             #expect(clickFit.count >= 4, "\(o.messages)")
             #expect(clickFit.maxError <= 0.5 && clickFit.gaps == 0, "\(clickFit)")
             #expect(tickFit.maxError <= 0.5 && tickFit.gaps == 0, "\(tickFit)")
@@ -74,16 +91,19 @@ extension JACKServerTests {
         }
 
         /// Started before any server runs: one message, then it waits; when the
-        /// server comes, Tactus is on it and clicking within 3 s.
+        /// server comes, Tactus is on it and clicking within 3 s. (Held by SIGSTOP
+        /// while the server and the recorder start, as in `killAndRestart`.)
         @Test func startedBeforeTheServerWaitsAndClicksWithin3SecondsOfItsStart() throws {
             let name = "tactus-test-\(getpid())-late"
             let log = TestFiles.file("\(name).tactus.log"), out = TestFiles.file("\(name).recording")
             let tactus = try Launch.tactus(server: name, name: "tactus", ["--bpm", "\(Self.bpm)", "rec:audio_1", "--connect-clock", "rec:midi_1"], log: log)
             defer { if tactus.isRunning { kill(tactus.processIdentifier, SIGKILL) } }
             Thread.sleep(forTimeInterval: 2.5)
+            kill(tactus.processIdentifier, SIGSTOP)
             let server = try JackTestServer(period: 256, name: name)
             defer { server.stop() }
             let recorder = try Launch.recorder(server: name, out: out)
+            kill(tactus.processIdentifier, SIGCONT)
             Thread.sleep(forTimeInterval: 3.5)
             #expect(Launch.stop(tactus) == 0)
             _ = Launch.stop(recorder)
@@ -91,6 +111,9 @@ extension JACKServerTests {
             #expect(messages.components(separatedBy: "retrying every second").count == 2, "said once: \(messages)")
             let r = try Recording(contentsOf: out)
             #expect(Double(r.clicks().first ?? .max) / 48000 <= 3, "\(messages)")
+            let start = r.midi().first
+            #expect(start?.bytes == [0xFA] && start?.frame == r.clicks().first && start?.frame == r.ticks().first,
+                    "Start, the first tick and the first click on one frame: \(r.midi().prefix(2).map { "\($0.frame) \($0.bytes)" }), click \(r.clicks().first ?? -1)")
             let fit = GridFit(r.clicks(), interval: 48000 * 60 / Self.bpm)
             #expect(fit.count >= 3 && fit.maxError <= 0.5 && fit.gaps == 0, "\(fit)")
         }

@@ -131,6 +131,15 @@ public struct Engine: ~Copyable {
             clockWhileStopped: clockWhileStopped, sendSongPosition: sendSongPosition, muted: muted)
     }
 
+    /// Stops every click and cue sounding now, keeping the grid: for an output cut
+    /// off mid-click (a JACK server gone), whose rest would otherwise begin, on the
+    /// next server, whole periods after its grid frame. Not for the render thread
+    /// while it renders: call it only when no render runs (like `configuration`).
+    public mutating func silence() {
+        clickVoices.stopAll()
+        feedbackVoices.stopAll()
+    }
+
     // MARK: - Render
 
     /// Renders `frames` frames starting at absolute frame `start`.

@@ -115,7 +115,9 @@ struct GridFit: CustomStringConvertible {
 /// for a tick whose cycle was skipped, less than two periods late), or near a
 /// cycle the recorder itself missed (`holes`, ± one period), or off the grid: a fault.
 struct SkipTolerantAudit: CustomStringConvertible {
-    var onGrid = 0
+    /// The events on the grid: what a rate (drift) is measured on, late ones being late by rule.
+    var onGridFrames: [Int64] = []
+    var onGrid: Int { onGridFrames.count }
     var lateAtCycleStart = 0
     var nearHole = 0
     var offGrid: [Int64] = []
@@ -124,7 +126,7 @@ struct SkipTolerantAudit: CustomStringConvertible {
         guard let first = frames.first else { return }
         for f in frames {
             let e = Double(f - first) - (Double(f - first) / interval).rounded() * interval
-            if abs(e) <= 0.5 { onGrid += 1 }
+            if abs(e) <= 0.5 { onGridFrames.append(f) }
             else if f % Int64(period) == 0 && e > 0 && e < Double(2 * period) { lateAtCycleStart += 1 }
             else if holes.contains(where: { ($0.lowerBound - Int64(period))...($0.upperBound + Int64(period)) ~= f }) { nearHole += 1 }
             else { offGrid.append(f) }
