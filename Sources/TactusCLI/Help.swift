@@ -38,7 +38,8 @@ public enum Help {
           --pressure-mode MODE   levels (light ±1, strong ±10) or continuous (default levels)
           --control-channel CH   1 to 16, or omni (default omni)
           --up-key N, --down-key N, --preset-key N   note numbers (default 72, 71, 70)
-          --feedback-midi        also send the feedback cues as MIDI notes
+          --feedback-midi        also send the feedback cues as MIDI notes on the clock
+                                 ports: channel 16, 36 impact, 37 selection, 38 max, 39 commit
 
     Presets:
       -p, --preset NAME|FILE     start with this preset

@@ -143,7 +143,7 @@ public enum RunCommand {
         if let bar { settings = bar } else { settings = try options.barSettings() }
         jack.engine = EngineConfiguration(sampleRate: 48_000, tempo: tempo ?? options.tempo ?? BPM(120), bar: settings, gains: gains,
                                           clockWhileStopped: options.clockWhileStopped, sendSongPosition: options.sendSongPosition,
-                                          muted: options.mute)
+                                          muted: options.mute, feedbackNotes: options.feedbackMIDI ? .standard : nil)
         // User samples: read once now so a bad file is an error at start, and
         // again (resampled) whenever the server's sample rate changes.
         let check = try options.soundSet(sampleRate: 48_000)

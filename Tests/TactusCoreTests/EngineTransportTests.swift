@@ -221,4 +221,39 @@ struct EngineTransportTests {
         // 10 ms: 480 frames at 48 kHz, 960 at 96 kHz.
         #expect(c.clockOffsetFrames == 960)
     }
+
+    @Test("Feedback cues as MIDI notes: Note On at the cue, Note Off 50 ms later, in frame order with the clock")
+    func feedbackNotesFollowTheCues() {
+        let h = harness(EngineConfiguration(sampleRate: 48_000, tempo: BPM(120), feedbackNotes: .standard))
+        h.send(.start)
+        h.run(frames: 1024, block: 256)
+        h.send(.cue(.impact))
+        h.run(frames: 256, block: 256)
+        h.send(.cue(.selection))
+        h.run(frames: 4096, block: 256)
+        let notes = h.midi.filter { $0.bytes.status & 0xF0 == 0x90 || $0.bytes.status & 0xF0 == 0x80 }
+        // Channel 16 (0x9F / 0x8F); impact 36 at 1024, selection 37 at 1280; 50 ms = 2400 frames each.
+        #expect(notes.map(\.frame) == [1024, 1280, 3424, 3680])
+        #expect(notes.map { [$0.bytes.byte0, $0.bytes.byte1, $0.bytes.byte2] } == [[0x9F, 36, 100], [0x9F, 37, 100], [0x8F, 36, 0], [0x8F, 37, 0]])
+        // Everything on the stream is in frame order, clocks untouched (every 1000 frames).
+        #expect(h.midi.map(\.frame) == h.midi.map(\.frame).sorted())
+        #expect(h.clockFrames == [0, 1000, 2000, 3000, 4000, 5000])
+    }
+
+    @Test func aRepeatedCueEndsItsSoundingNoteFirst() {
+        let h = harness(EngineConfiguration(sampleRate: 48_000, tempo: BPM(120), feedbackNotes: .standard))
+        h.send(.cue(.selection))
+        h.run(frames: 256, block: 256)
+        h.send(.cue(.selection))
+        h.run(frames: 3000, block: 256)
+        #expect(h.midi.map(\.frame) == [0, 256, 256, 2656])
+        #expect(h.midi.map(\.bytes.byte0) == [0x9F, 0x8F, 0x9F, 0x8F])
+    }
+
+    @Test func withoutFeedbackNotesACueIsSoundOnly() {
+        let h = harness()
+        h.send(.cue(.commit))
+        h.run(frames: 4096, block: 256)
+        #expect(h.midi.isEmpty)
+    }
 }

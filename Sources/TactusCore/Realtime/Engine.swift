@@ -9,9 +9,12 @@ public struct EngineConfiguration: Sendable {
     public var clockWhileStopped: Bool
     public var sendSongPosition: Bool
     public var muted: Bool
+    /// Feedback cues also as MIDI notes on the clock stream; nil: sound only.
+    public var feedbackNotes: FeedbackNotes?
 
     public init(sampleRate: Int, tempo: BPM = BPM(120), bar: BarSettings = BarSettings(), gains: SoundGains = SoundGains(),
-                clockOffsetFrames: Int32 = 0, clockWhileStopped: Bool = false, sendSongPosition: Bool = true, muted: Bool = false) {
+                clockOffsetFrames: Int32 = 0, clockWhileStopped: Bool = false, sendSongPosition: Bool = true, muted: Bool = false,
+                feedbackNotes: FeedbackNotes? = nil) {
         self.sampleRate = sampleRate
         self.tempo = tempo
         self.bar = bar
@@ -20,6 +23,7 @@ public struct EngineConfiguration: Sendable {
         self.clockWhileStopped = clockWhileStopped
         self.sendSongPosition = sendSongPosition
         self.muted = muted
+        self.feedbackNotes = feedbackNotes
     }
 }
 
@@ -93,6 +97,10 @@ public struct Engine: ~Copyable {
     private var lastMIDIFrame: Int64 = .min
     /// Events later than this are dropped rather than sent late (a long xrun).
     private let maximumLateness: Int64
+    private var feedbackNotes: FeedbackNotes?
+    /// Output frame of the Note Off each feedback note still owes (impact, selection,
+    /// maximum, commit), or nil: at most one sounding note per cue.
+    private var pendingNoteOffs: (Int64?, Int64?, Int64?, Int64?) = (nil, nil, nil, nil)
 
     private enum PendingTransport: BitwiseCopyable {
         case none
@@ -114,6 +122,7 @@ public struct Engine: ~Copyable {
         clockWhileStopped = c.clockWhileStopped
         sendSongPosition = c.sendSongPosition
         maximumLateness = Int64(c.sampleRate / 4)
+        feedbackNotes = c.feedbackNotes
         setClockOffset(c.clockOffsetFrames)
     }
 
@@ -128,7 +137,7 @@ public struct Engine: ~Copyable {
         return EngineConfiguration(
             sampleRate: rate, tempo: pendingBarTempo ?? pendingTempo ?? tempo, bar: pendingBar ?? bar, gains: gains,
             clockOffsetFrames: Int32(clamping: (offsetFrames * Int64(rate) + Int64(sampleRate / 2)) / Int64(sampleRate)),
-            clockWhileStopped: clockWhileStopped, sendSongPosition: sendSongPosition, muted: muted)
+            clockWhileStopped: clockWhileStopped, sendSongPosition: sendSongPosition, muted: muted, feedbackNotes: feedbackNotes)
     }
 
     /// Stops every click and cue sounding now, keeping the grid: for an output cut
@@ -172,6 +181,7 @@ public struct Engine: ~Copyable {
         }
 
         advanceGrid(blockStart: start, blockEnd: end, status: control.status)
+        flushNoteOffs(before: end)
 
         while let event = midiQueue.first, event.frame < end {
             events.append(event)
@@ -242,6 +252,10 @@ public struct Engine: ~Copyable {
             }
         case .cue(let sound):
             feedbackVoices.start(sound, gain: gains.gain(for: sound))
+            noteOn(for: sound, blockStart: blockStart)
+        case .setFeedbackNotes(let notes):
+            flushNoteOffs(before: .max)
+            feedbackNotes = notes
         case .setGains(let g):
             gains = g
         case .setMuted(let m):
@@ -368,6 +382,7 @@ public struct Engine: ~Copyable {
                 startSong(at: e, gridFrame: gridFrame)
             }
             if e % Grid.pulsesPerClock == 0 {
+                flushNoteOffs(before: gridFrame + clockDelay + 1)
                 emitMIDI(MIDIBytes(MIDIStatus.timingClock), gridFrame: gridFrame, lateFrom: blockStart, status: status)
                 status.clocksSent.add(1, ordering: .relaxed)
                 if running { songClocks += 1 }
@@ -496,6 +511,69 @@ public struct Engine: ~Copyable {
             lastMIDIFrame = frame
         } else {
             status.droppedEvents.add(1, ordering: .relaxed)
+        }
+    }
+
+    // MARK: - Feedback notes
+
+    private func noteOffFrame(_ index: Int) -> Int64? {
+        switch index {
+        case 0: pendingNoteOffs.0
+        case 1: pendingNoteOffs.1
+        case 2: pendingNoteOffs.2
+        default: pendingNoteOffs.3
+        }
+    }
+
+    private mutating func setNoteOffFrame(_ index: Int, _ frame: Int64?) {
+        switch index {
+        case 0: pendingNoteOffs.0 = frame
+        case 1: pendingNoteOffs.1 = frame
+        case 2: pendingNoteOffs.2 = frame
+        default: pendingNoteOffs.3 = frame
+        }
+    }
+
+    private static func cueIndex(_ sound: ClickSound) -> Int { sound.rawValue - ClickSound.impact.rawValue }
+
+    /// The cue's Note On at the block's first frame (where its sound starts), after
+    /// any Note Off the same cue still owes, so a fast repeat retriggers the pad.
+    private mutating func noteOn(for sound: ClickSound, blockStart: Int64) {
+        guard let notes = feedbackNotes, let note = notes.note(for: sound) else { return }
+        let index = Engine.cueIndex(sound)
+        let frame = max(blockStart + clockDelay, lastMIDIFrame)
+        if noteOffFrame(index) != nil {
+            setNoteOffFrame(index, frame)
+            sendNoteOff(index, notes)
+        }
+        if midiQueue.append(TimedMIDIEvent(frame: frame, bytes: MIDIMessage.noteOn(channel: notes.channel, note: note, velocity: notes.velocity).bytes)) {
+            lastMIDIFrame = frame
+            setNoteOffFrame(index, frame + Int64(notes.lengthMilliseconds * sampleRate / 1000))
+        }
+    }
+
+    /// Sends the Note Offs due before `frame`, in frame order with everything else
+    /// in the queue (a Note Off never goes before an event already queued).
+    private mutating func flushNoteOffs(before frame: Int64) {
+        guard let notes = feedbackNotes else { return }
+        while true {
+            var earliest = -1
+            for i in 0..<4 {
+                if let f = noteOffFrame(i), f < frame, earliest < 0 || f < noteOffFrame(earliest)! { earliest = i }
+            }
+            if earliest < 0 { return }
+            sendNoteOff(earliest, notes)
+        }
+    }
+
+    private mutating func sendNoteOff(_ index: Int, _ notes: FeedbackNotes) {
+        guard let due = noteOffFrame(index) else { return }
+        setNoteOffFrame(index, nil)
+        let sound = ClickSound(rawValue: ClickSound.impact.rawValue + index) ?? .impact
+        guard let note = notes.note(for: sound) else { return }
+        let frame = max(due, lastMIDIFrame)
+        if midiQueue.append(TimedMIDIEvent(frame: frame, bytes: MIDIMessage.noteOff(channel: notes.channel, note: note, velocity: .zero).bytes)) {
+            lastMIDIFrame = frame
         }
     }
 

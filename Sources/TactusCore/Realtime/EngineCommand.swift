@@ -11,8 +11,11 @@ public enum EngineCommand: Sendable, BitwiseCopyable {
     case locate(bar: Int32)
     /// New meter, accents, subdivision and optionally tempo, at a bar line or beat.
     case changeBar(BarSettings, tempo: BPM?, at: SwitchPoint)
-    /// Play a feedback cue on the feedback output, at the start of the next block.
+    /// Play a feedback cue on the feedback output, at the start of the next block
+    /// (and as a MIDI note on the clock stream when feedback notes are on).
     case cue(ClickSound)
+    /// Feedback cues as MIDI notes on the clock stream, or nil for none.
+    case setFeedbackNotes(FeedbackNotes?)
     case setGains(SoundGains)
     /// Silence the clicks; the clock keeps running.
     case setMuted(Bool)
