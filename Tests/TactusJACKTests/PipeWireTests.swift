@@ -37,13 +37,18 @@ extension JACKServerTests {
                 // No tick missing; the rate measured on the ticks on the grid (a tick
                 // late at a cycle start, 233 frames after its grid frame, weighs
                 // 0.56 ppm on the slope of 30 s at 97.3 BPM).
-                let fit = GridFit(ticks, interval: interval / 24, holes: holes)
+                let fit = GridFit(ticks, interval: interval / 24, holes: holes, period: 256)
                 let rate = GridFit(tickAudit.onGridFrames, interval: interval / 24, holes: holes)
-                #expect(fit.gaps == 0 && abs(rate.driftPPM) < 0.5, "\(bpm) BPM ticks: \(fit); on the grid: \(rate)")
+                #expect(fit.gaps == 0 && abs(rate.driftPPM) < 0.5, "\(bpm) BPM ticks: \(fit); on the grid: \(rate); recorder holes \(holes)")
                 // Every click is on the frame of a tick; between two clicks 24 ticks,
                 // unless a skipped cycle (a late tick, a hole) falls between them.
                 let tickSet = Set(ticks)
-                #expect(clicks.allSatisfy { tickSet.contains($0) }, "\(bpm) BPM: a click without its tick")
+                // The recorder finds an onset where a click's tail resumes after a
+                // cycle it missed: the audit's "near a recorder hole" (± one period).
+                let lone = clicks.filter { c in
+                    !tickSet.contains(c) && !holes.contains { ($0.lowerBound - 256)...($0.upperBound + 256) ~= c }
+                }
+                #expect(lone.isEmpty, "\(bpm) BPM: clicks without their tick \(lone.map { c in "\(c) (ticks near: \(ticks.filter { abs($0 - c) < 2048 }))" }); recorder holes \(holes)")
                 var wrong: [Int] = []
                 for (a, b) in zip(clicks, clicks.dropFirst()) {
                     let between = ticks.filter { $0 >= a && $0 < b }

@@ -66,18 +66,33 @@ struct GridFit: CustomStringConvertible {
     /// Missing positions that fell where the recorder was not run.
     let unseen: Int
     let driftPPM: Double
+    /// Where each gap is: the frames either side and their grid indices, for the failure message.
+    let gapPlaces: [String]
 
-    init(_ frames: [Int64], interval: Double, holes: [ClosedRange<Int64>] = []) {
+    /// With `period` (a server that skips cycles, PipeWire), an event at a cycle's
+    /// first frame, off the grid and after the grid position of the event following
+    /// the previous one, is that event sent late (the engine's rule for a tick
+    /// whose cycle was skipped): after a skip of several periods it may lie nearer
+    /// the grid position after it, which rounding would take for a missing event
+    /// and a duplicate. A missing event still shows: the next one on the grid jumps.
+    init(_ frames: [Int64], interval: Double, holes: [ClosedRange<Int64>] = [], period: Int? = nil) {
         count = frames.count
-        guard let first = frames.first else { maxError = .infinity; fittedError = .infinity; gaps = 0; unseen = 0; driftPPM = 0; return }
+        guard let first = frames.first else { maxError = .infinity; fittedError = .infinity; gaps = 0; unseen = 0; driftPPM = 0; gapPlaces = []; return }
         var unseen = 0
         var worst = 0.0
         var lowest = 0.0, highest = 0.0
         var gaps = 0
         var previousIndex: Int64 = -1
+        var previousFrame = first
+        var places: [String] = []
         var indices: [Double] = []
         for f in frames {
-            let index = Int64((Double(f - first) / interval).rounded())
+            var index = Int64((Double(f - first) / interval).rounded())
+            if let period, f % Int64(period) == 0,
+               abs(Double(f - first) - Double(index) * interval) > 0.5,
+               Double(f - first) > Double(previousIndex + 1) * interval {
+                index = previousIndex + 1
+            }
             let error = Double(f - first) - Double(index) * interval
             worst = max(worst, abs(error))
             lowest = min(lowest, error)
@@ -88,15 +103,20 @@ struct GridFit: CustomStringConvertible {
                     let position = first + Int64((Double(j) * interval).rounded())
                     return holes.contains { ($0.lowerBound - 1)...($0.upperBound + 1) ~= position }
                 }
-                if inHoles { unseen += missing.count } else { gaps += 1 }
+                if inHoles { unseen += missing.count } else {
+                    gaps += 1
+                    places.append("#\(previousIndex)@\(previousFrame) → #\(index)@\(f) (error \(error))")
+                }
             }
             previousIndex = index
+            previousFrame = f
             indices.append(Double(index))
         }
         maxError = worst
         self.unseen = unseen
         fittedError = (highest - lowest) / 2
         self.gaps = gaps
+        gapPlaces = places
         // Slope of frame against grid index, compared with the nominal interval.
         let n = Double(frames.count)
         let ys = frames.map { Double($0 - first) }
@@ -106,7 +126,7 @@ struct GridFit: CustomStringConvertible {
         driftPPM = sxx > 0 ? (sxy / sxx / interval - 1) * 1e6 : 0
     }
 
-    var description: String { "\(count) events, max error \(maxError) frames (best phase \(fittedError)), \(gaps) gaps, \(unseen) unseen, drift \(driftPPM) ppm" }
+    var description: String { "\(count) events, max error \(maxError) frames (best phase \(fittedError)), \(gaps) gaps\(gapPlaces.isEmpty ? "" : " \(gapPlaces)"), \(unseen) unseen, drift \(driftPPM) ppm" }
 }
 
 /// For a server without a synchronous mode (PipeWire), where cycles are skipped
