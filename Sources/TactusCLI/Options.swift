@@ -35,8 +35,12 @@ public struct Options: Sendable {
     /// Output gain of the click in dB.
     public var gainDecibels: Double = 0
     public var mute = false
-    /// User WAV samples by sound.
+    /// User WAV samples by sound (`--sample-*`): they win over a preset's.
     public var samples: [ClickSound: String] = [:]
+    /// The starting preset's WAV samples by sound, paths resolved (`PresetStart.applySettings`).
+    public var presetSamples: [ClickSound: String] = [:]
+    /// Per-sound gains: the starting preset's (no option sets them); the master is `--gain`.
+    public var soundGains = SoundGains()
 
     // JACK.
     public var clientName = "tactus"
@@ -48,6 +52,8 @@ public struct Options: Sendable {
 
     // Clock.
     public var clockOffsetMilliseconds: Double = 0
+    /// `--clock-offset` was given: it wins over a preset's `clock.offset`.
+    public var clockOffsetGiven = false
     public var clockWhileStopped = false
     public var sendSongPosition = true
 

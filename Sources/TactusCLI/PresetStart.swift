@@ -23,6 +23,22 @@ public struct PresetStart: Sendable {
         .standard(environment: ProcessEnvironment.current, executablePath: PresetDirectories.currentExecutable)
     }
 
+    /// The starting preset's sounds, gains and clock options into `options`, where
+    /// the command line did not say otherwise: `--sample-*` and `--clock-offset`
+    /// win; `--clock-while-stopped` and `--no-song-position` win when given (a
+    /// flag can only say yes, or no). Tempo and bar: `settings(_:)`.
+    /// A sample file that does not decode throws, naming its field.
+    public func applySettings(to options: inout Options) throws(PresetError) {
+        guard let entry = preset else { return }
+        try SampleFilesInUse.check(entry, except: options.samples)
+        let p = entry.preset
+        options.presetSamples = entry.sampleFiles()
+        options.soundGains = p.sounds.gains
+        if !options.clockOffsetGiven { options.clockOffsetMilliseconds = p.clock.offsetMilliseconds }
+        options.clockWhileStopped = options.clockWhileStopped || p.clock.sendWhileStopped
+        options.sendSongPosition = options.sendSongPosition && p.clock.sendSongPosition
+    }
+
     /// Tempo and bar for the engine: an option given on the command line wins over the preset.
     public func settings(_ options: Options) throws(OptionError) -> (tempo: BPM?, bar: BarSettings) {
         guard let preset = preset?.preset else { return (options.tempo, try options.barSettings()) }

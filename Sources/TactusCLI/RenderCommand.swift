@@ -39,7 +39,7 @@ public enum RenderCommand {
         if let bar { settings = bar } else { settings = try options.barSettings() }
         let sounds = try options.soundSet(sampleRate: sampleRate)
         defer { sounds.deallocate() }
-        var gains = SoundGains()
+        var gains = options.soundGains
         gains.master = options.linearGain
         let configuration = EngineConfiguration(
             sampleRate: sampleRate, tempo: tempo ?? options.tempo ?? BPM(120), bar: settings, gains: gains,

@@ -17,6 +17,7 @@ public enum RunCommand {
     public static func run(_ options: Options, tempo: BPM? = nil, bar: BarSettings? = nil, presets: PresetStart? = nil) -> Int32 {
         var jack: JackRunOptions
         let environment = ProcessEnvironment.current
+        let samplesInUse = SampleFilesInUse(options)
         let lastTempo = LastTempoStore(environment: environment)
         do {
             // The last tempo (SPEC §4 rule 7) when neither --bpm nor a preset gives one.
@@ -24,7 +25,7 @@ public enum RunCommand {
             if startTempo == nil && options.tempo == nil {
                 do throws(OptionError) { startTempo = try lastTempo.load() } catch { printError(error.message) }
             }
-            jack = try jackOptions(options, tempo: startTempo, bar: bar)
+            jack = try jackOptions(options, tempo: startTempo, bar: bar, samplesInUse: samplesInUse)
             _ = try ALSAWiring.options(from: options)
         } catch {
             printError(error.message)
@@ -51,7 +52,9 @@ public enum RunCommand {
         // control rings, the keys come from the terminal, the display or the
         // change log goes out, all in the metronome's tick.
         let session = controlSession(options, jack: jack, control: control, presets: presets, environment: environment,
-                                     inputs: [{ shared.pointer.pointee.controlInput.pop() }, { alsaInput.pointee.pop() }])
+                                     inputs: [{ shared.pointer.pointee.controlInput.pop() }, { alsaInput.pointee.pop() }],
+                                     samples: samplesInUse, sampleRate: { metronome.status?.sampleRate ?? jack.engine.sampleRate })
+        session.presetSwitched = { entry in samplesInUse.use(entry) }
         session.saveLastTempo = { (tempo: BPM) in
             do throws(OptionError) { try lastTempo.save(tempo) } catch { printError(error.message) }
         }
@@ -90,7 +93,8 @@ public enum RunCommand {
     /// command line), the preset list, and what the engine starts with.
     static func controlSession(_ options: Options, jack: JackRunOptions, control: UnsafeMutablePointer<EngineControl>,
                                presets: PresetStart?, environment: [String: String],
-                               inputs: [() -> ControlInputEvent?]) -> ControlSession<TactusCore.MonotonicClock> {
+                               inputs: [() -> ControlInputEvent?], samples: SampleFilesInUse? = nil,
+                               sampleRate: (() -> Int)? = nil) -> ControlSession<TactusCore.MonotonicClock> {
         var controller: ControllerSettings?
         do throws(OptionError) {
             controller = try ControllerFile.load(path: UserFiles.controllerFile(environment))
@@ -102,6 +106,8 @@ public enum RunCommand {
         if let presets {
             var s = PresetSwitcher(library: presets.library, sampleRate: jack.engine.sampleRate, switchPoint: options.switchPoint,
                                    masterGain: options.linearGain)
+            s.currentSampleRate = sampleRate
+            if let samples { s.samples = { entry, rate throws(PresetError) in try samples.soundSet(for: entry, sampleRate: rate) } }
             if let entry = presets.preset { s.started(with: entry) }
             switcher = s
         }
@@ -127,7 +133,8 @@ public enum RunCommand {
     }
 
     /// The JACK client's settings from the command line.
-    static func jackOptions(_ options: Options, tempo: BPM? = nil, bar: BarSettings? = nil) throws(OptionError) -> JackRunOptions {
+    static func jackOptions(_ options: Options, tempo: BPM? = nil, bar: BarSettings? = nil,
+                            samplesInUse: SampleFilesInUse? = nil) throws(OptionError) -> JackRunOptions {
         var jack = JackRunOptions()
         jack.clientName = options.clientName
         jack.serverName = options.serverName
@@ -137,23 +144,20 @@ public enum RunCommand {
         jack.controlConnections = options.connectControl
         jack.startStopped = options.startStopped
         jack.clockOffsetMilliseconds = options.clockOffsetMilliseconds
-        var gains = SoundGains()
+        var gains = options.soundGains
         gains.master = options.linearGain
         let settings: BarSettings
         if let bar { settings = bar } else { settings = try options.barSettings() }
         jack.engine = EngineConfiguration(sampleRate: 48_000, tempo: tempo ?? options.tempo ?? BPM(120), bar: settings, gains: gains,
                                           clockWhileStopped: options.clockWhileStopped, sendSongPosition: options.sendSongPosition,
                                           muted: options.mute, feedbackNotes: options.feedbackMIDI ? .standard : nil)
-        // User samples: read once now so a bad file is an error at start, and
-        // again (resampled) whenever the server's sample rate changes.
+        // User and preset samples: read once now so a bad file is an error at
+        // start, and again (resampled) whenever the server's sample rate changes,
+        // as the preset playing then has them.
         let check = try options.soundSet(sampleRate: 48_000)
         check.deallocate()
-        jack.sounds = { rate in
-            do { return try options.soundSet(sampleRate: rate) } catch {
-                printError("\(error); using the synthesised sounds")
-                return SoundSet.synthesized(sampleRate: rate)
-            }
-        }
+        let inUse = samplesInUse ?? SampleFilesInUse(options)
+        jack.sounds = { rate in inUse.soundSet(sampleRate: rate) }
         do {
             _ = try jack.clockOffsetFrames(sampleRate: 48_000)
         } catch {

@@ -4,7 +4,7 @@ import TactusCore
 public enum Tactus {
     /// Returns the exit status.
     public static func main(_ words: [String]) -> Int32 {
-        let options: Options
+        var options: Options
         do {
             options = try OptionParser.parse(words)
         } catch {
@@ -18,6 +18,7 @@ public enum Tactus {
         if options.command == .run || (options.command == .render && (options.preset != nil || options.setlist != nil)) {
             do throws(PresetError) {
                 start = try PresetStart(options: options, directories: PresetStart.directories)
+                try start?.applySettings(to: &options)
             } catch {
                 for line in error.messages { printError("tactus: " + line) }
                 return OptionError.exitStatus

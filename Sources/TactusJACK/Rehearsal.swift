@@ -5,7 +5,7 @@ import TactusCore
 /// context (its own engine, rings and status, the real client's ports, whose
 /// buffers nobody reads while the client is inactive), driven through every
 /// path a real cycle can take: the sounding gate, start, clicks with subdivisions, tempo and bar
-/// changes, clock offsets, cues, stop, locate, continue, sound replacement,
+/// changes (with a preset's sounds), clock offsets, cues, stop, locate, continue, sound replacement,
 /// clock events written out, and channel messages read back in through the
 /// `control` code (from the `clock` buffer it just wrote).
 ///
@@ -21,6 +21,9 @@ enum Rehearsal {
         let shared = UnsafeMutablePointer<JackShared>.allocate(capacity: 1)
         shared.initialize(to: JackShared(controlInputCapacity: 64, clockStreamCapacity: 4096))
         let replacement = SoundSet.synthesized(sampleRate: sampleRate)
+        // A preset's sounds riding on a bar change, and a second switch overtaking it
+        // before its beat (the unused set given back), then swapped in mid-block.
+        let presetSounds = SoundSet.synthesized(sampleRate: sampleRate), overtaking = SoundSet.synthesized(sampleRate: sampleRate)
         let bar = BarSettings(meter: .fourFour, subdivision: .sixteenths)
         let engine = Engine(configuration: EngineConfiguration(sampleRate: sampleRate, tempo: BPM(240), bar: bar),
                             sounds: .synthesized(sampleRate: sampleRate))
@@ -32,7 +35,10 @@ enum Rehearsal {
         // (block, command, tempo) at 4096-frame steps, whatever the period.
         let script: [(Int, EngineCommand?, BPM?)] = [
             (1, .start, nil), (2, .cue(.impact), nil), (10, nil, BPM(999)), (20, nil, BPM(97.3)),
-            (30, .changeBar(BarSettings(meter: Meter(beatsPerBar: 7, beatUnit: 8)!, subdivision: .triplets), tempo: BPM(133), at: .nextBeat), nil),
+            (30, .changeBar(BarSettings(meter: Meter(beatsPerBar: 7, beatUnit: 8)!, subdivision: .triplets), tempo: BPM(133), at: .nextBeat,
+                            sounds: presetSounds), nil),
+            (31, .changeBar(BarSettings(meter: Meter(beatsPerBar: 7, beatUnit: 8)!, subdivision: .triplets), tempo: BPM(133), at: .nextBeat,
+                            sounds: overtaking), nil),
             (40, .setClockOffset(frames: 480), nil), (50, .setClockOffset(frames: -360), nil), (60, .setMuted(true), nil),
             (61, .setMuted(false), nil), (62, .setGains(SoundGains()), nil), (70, .stop, nil), (75, .locate(bar: 3), nil),
             (80, .continue, nil), (90, .setClockWhileStopped(true), nil), (91, .setSongPositionEnabled(false), nil),

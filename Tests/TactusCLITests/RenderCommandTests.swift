@@ -73,6 +73,48 @@ struct RenderCommandTests {
         #expect(Array(audio.samples.prefix(4)) == [0.25, -0.25, 0.125, 0])
     }
 
+    /// A preset's samples (relative to its file), gains and clock offset are what
+    /// `--preset` starts with; `--sample-*` and `--clock-offset` given still win.
+    @Test func aPresetsSamplesGainsAndClockOffsetReachTheFileAndTheCommandLineWins() throws {
+        let folder = temporary("preset")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        func impulse(_ name: String, _ values: [Float]) throws {
+            let writer = try WAVWriter(path: folder + "/" + name, sampleRate: 48_000, format: .float)
+            try writer.write(values, frames: values.count)
+        }
+        try impulse("acc.wav", [0.25, -0.25, 0.125])
+        try impulse("other.wav", [0.75])
+        let preset = folder + "/sampled.json"
+        try #"{ "format": 1, "name": "Sampled", "tempo": 120, "sounds": { "accent": { "sample": "acc.wav", "gain": 0.5 } }, "clock": { "offsetMs": 10 } }"#
+            .write(toFile: preset, atomically: true, encoding: .utf8)
+        let wav = folder + "/out.wav", log = folder + "/midi.log"
+        let r = try TactusProcess.run(["render", wav, "--seconds", "1", "--format", "float", "--preset", preset, "--midi-log", log])
+        #expect(r.status == 0, "\(r.standardError)")
+        #expect(Array(try WAVReader.read(path: wav).samples.prefix(4)) == [0.125, -0.125, 0.0625, 0])
+        // 10 ms at 48 kHz: Start and the first clock 480 frames after the first click.
+        #expect(try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").prefix(3) == ["480 FA start", "480 F8 clock", "1480 F8 clock"])
+
+        let r2 = try TactusProcess.run(["render", wav, "--seconds", "1", "--format", "float", "--preset", preset, "--midi-log", log,
+                                        "--sample-accent", folder + "/other.wav", "--clock-offset", "0"])
+        #expect(r2.status == 0, "\(r2.standardError)")
+        #expect(Array(try WAVReader.read(path: wav).samples.prefix(2)) == [0.375, 0], "the command line's sample at the preset's gain")
+        #expect(try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").prefix(2) == ["0 FA start", "0 F8 clock"])
+    }
+
+    @Test func aPresetSampleThatIsNotAWAVFileIsNamedByItsFieldAtStart() throws {
+        let folder = temporary("broken")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "junk".write(toFile: folder + "/bad.wav", atomically: true, encoding: .utf8)
+        try #"{ "format": 1, "name": "Broken", "tempo": 90, "sounds": { "beat": { "sample": "bad.wav" } } }"#
+            .write(toFile: folder + "/broken.json", atomically: true, encoding: .utf8)
+        let r = try TactusProcess.run(["render", folder + "/out.wav", "--seconds", "1", "--preset", folder + "/broken.json"])
+        #expect(r.status == 2)
+        #expect(r.standardError.hasPrefix("tactus: \(folder)/broken.json: sounds.beat.sample: cannot read '\(folder)/bad.wav': "), "\(r.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/out.wav"))
+    }
+
     @Test func aMissingSampleFileIsNamed() throws {
         let r = try TactusProcess.run(["render", temporary("x.wav"), "--seconds", "1", "--sample-beat", "/nonexistent/beat.wav"])
         #expect(r.status == 2)

@@ -7,12 +7,15 @@ extension Preset {
     /// `EngineControl.tempo` only after the command is pushed, because the engine
     /// reads the tempo first and takes a new tempo seen without its command for
     /// a plain tempo change at the next clock tick. Gains and clock options apply
-    /// at once. Samples (`sounds`) and the pressure settings are the caller's:
-    /// loading a WAV file and reconfiguring the controller are not the engine's job.
+    /// at once. `samples`, the preset's WAV files already read by the caller
+    /// (reading files is not the engine's job), ride with the bar change and
+    /// sound from its first click; the pressure settings are the caller's.
     ///
-    /// Returns false, having changed nothing, when the command ring is full.
-    public func apply(to control: borrowing EngineControl, sampleRate: Int, at point: SwitchPoint, masterGain: Float = 1) -> Bool {
-        guard control.commands.push(.changeBar(bar, tempo: tempo, at: point)) else { return false }
+    /// Returns false, having changed nothing, when the command ring is full
+    /// (`samples` then stay the caller's to free).
+    public func apply(to control: borrowing EngineControl, sampleRate: Int, at point: SwitchPoint, masterGain: Float = 1,
+                      samples: SoundSet? = nil) -> Bool {
+        guard control.commands.push(.changeBar(bar, tempo: tempo, at: point, sounds: samples)) else { return false }
         var gains = sounds.gains
         gains.master = masterGain
         control.commands.push(.setGains(gains))
@@ -30,5 +33,17 @@ extension Preset {
         return EngineConfiguration(sampleRate: sampleRate, tempo: tempo, bar: bar, gains: gains,
                                    clockOffsetFrames: clock.offsetFrames(sampleRate: sampleRate),
                                    clockWhileStopped: clock.sendWhileStopped, sendSongPosition: clock.sendSongPosition, muted: muted)
+    }
+}
+
+extension PresetEntry {
+    /// The WAV file of every sound the preset does not leave built in, paths
+    /// resolved against the preset file's folder (`SampleChoice.path`).
+    public func sampleFiles(home: String? = PresetFile.homeDirectory) -> [ClickSound: String] {
+        var files: [ClickSound: String] = [:]
+        for sound in ClickSound.allCases {
+            if let path = preset.sounds[sound].path(presetFile: file, home: home) { files[sound] = path }
+        }
+        return files
     }
 }

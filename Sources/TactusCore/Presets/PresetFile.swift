@@ -22,7 +22,7 @@ public enum PresetFile {
     }
 
     /// The path of each sample key in the file, for messages.
-    static let sampleKeys: [(String, ClickSound)] = [
+    public static let sampleKeys: [(String, ClickSound)] = [
         ("accent.sample", .accent), ("beat.sample", .beat), ("subdivision.sample", .subdivision),
         ("feedback.impact", .impact), ("feedback.selection", .selection), ("feedback.maximum", .maximum), ("feedback.commit", .commit),
     ]

@@ -20,7 +20,16 @@ public struct PresetSwitcher {
     /// The place of `current` in the list, nil when it came from elsewhere (`--preset PATH`).
     public private(set) var currentIndex: Int?
     public var switchPoint: SwitchPoint
-    public let sampleRate: Int
+    /// The engine's sample rate now (the JACK server's may differ from the one at start).
+    public var sampleRate: Int { currentSampleRate?() ?? startSampleRate }
+    private let startSampleRate: Int
+    /// Where the engine's sample rate is read at each switch; nil: the one at start.
+    public var currentSampleRate: (() -> Int)?
+    /// Reads a preset's WAV samples at `sampleRate`, off the real-time thread, before
+    /// the switch: nil when the preset sounds as the one playing (nothing to swap),
+    /// a `PresetError` naming the field when a file does not decode (the preset is
+    /// refused, like any other broken preset). Nil: samples are not switched.
+    public var samples: ((PresetEntry, Int) throws(PresetError) -> SoundSet?)?
     /// `--gain`, kept when a preset sets the other gains.
     public var masterGain: Float
     private let loader: (String) throws(PresetError) -> Preset
@@ -28,7 +37,7 @@ public struct PresetSwitcher {
     public init(library: PresetLibrary, sampleRate: Int, switchPoint: SwitchPoint = .nextBar, masterGain: Float = 1,
                 loader: @escaping (String) throws(PresetError) -> Preset = { path throws(PresetError) in try PresetFile.load(path: path) }) {
         self.library = library
-        self.sampleRate = sampleRate
+        startSampleRate = sampleRate
         self.switchPoint = switchPoint
         self.masterGain = masterGain
         self.loader = loader
@@ -96,7 +105,13 @@ public struct PresetSwitcher {
     }
 
     private mutating func apply(_ entry: PresetEntry, index: Int?, control: borrowing EngineControl) -> Outcome {
-        guard entry.preset.apply(to: control, sampleRate: sampleRate, at: switchPoint, masterGain: masterGain) else {
+        let rate = sampleRate
+        var sounds: SoundSet?
+        if let samples {
+            do throws(PresetError) { sounds = try samples(entry, rate) } catch { return .refused(error) }
+        }
+        guard entry.preset.apply(to: control, sampleRate: rate, at: switchPoint, masterGain: masterGain, samples: sounds) else {
+            sounds?.deallocate()
             return .refused(PresetError(file: entry.file, problem: "the engine's command queue is full; try again", allowed: nil))
         }
         current = entry

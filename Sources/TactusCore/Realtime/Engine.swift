@@ -85,6 +85,12 @@ public struct Engine: ~Copyable {
     private var pendingBarTempo: BPM?
     private var pendingBarPoint = SwitchPoint.nextBar
     private var pendingBarPulse: Int64 = 0
+    /// The sounds of the pending bar change, for its first click.
+    private var pendingSounds: SoundSet?
+    /// Sounds to play from `scheduledSoundsFrame` (the click frame of a bar change
+    /// that took effect), swapped in by `renderClicks` at that frame.
+    private var scheduledSounds: SoundSet?
+    private var scheduledSoundsFrame: Int64 = 0
     private var lastRequestedTempo: BPM
 
     // Output.
@@ -180,19 +186,20 @@ public struct Engine: ~Copyable {
             request(tempo: requested)
         }
 
-        advanceGrid(blockStart: start, blockEnd: end, status: control.status)
+        advanceGrid(blockStart: start, blockEnd: end, status: control.status, retired: control.retiredSounds)
         flushNoteOffs(before: end)
 
         while let event = midiQueue.first, event.frame < end {
             events.append(event)
             midiQueue.removeFirst()
         }
-        renderClicks(blockStart: start, frames: frames, into: click)
+        // Cues first: a preset's sounds swapped in mid-block (renderClicks) stop them.
         if let feedback {
             feedbackVoices.mix(into: feedback, from: 0, to: frames, sounds: sounds)
         } else {
             feedbackVoices.skip(frames, sounds: sounds)
         }
+        renderClicks(blockStart: start, frames: frames, into: click, control: control)
 
         control.status.running.store(running, ordering: .relaxed)
         control.status.tempoHundredths.store(tempo.hundredths, ordering: .relaxed)
@@ -214,7 +221,7 @@ public struct Engine: ~Copyable {
             pendingTransport = .resume
             pendingTransportPulse = roundUp(cursor, toMultipleOf: Grid.pulsesPerClock)
         case .stop:
-            stop(at: blockStart)
+            stop(at: blockStart, control: control)
         case .locate(let barNumber):
             resumeSongPulse = Int64(max(0, barNumber - 1)) * bar.meter.pulsesPerBar
             meterOriginSong = 0
@@ -226,9 +233,13 @@ public struct Engine: ~Copyable {
                 songClocks = resumeSongPulse / Grid.pulsesPerClock
                 sendSongPositionPointer(at: blockStart)
             }
-        case .changeBar(let settings, let newTempo, let point):
+        case .changeBar(let settings, let newTempo, let point, let newSounds):
             if let newTempo { lastRequestedTempo = newTempo }
             if running {
+                if let newSounds {
+                    if let unused = pendingSounds { control.retiredSounds.push(unused) }
+                    pendingSounds = newSounds
+                }
                 pendingBar = settings
                 pendingBarTempo = newTempo
                 pendingBarPoint = point
@@ -248,6 +259,7 @@ public struct Engine: ~Copyable {
                 meterOriginBar = 1
                 songClocks = 0
                 refreshAnchor()
+                if let newSounds { replace(sounds: newSounds, control: control) }
                 control.status.barChanges.add(1, ordering: .relaxed)
             }
         case .cue(let sound):
@@ -268,11 +280,17 @@ public struct Engine: ~Copyable {
         case .setSongPositionEnabled(let on):
             sendSongPosition = on
         case .replaceSounds(let set):
-            clickVoices.stopAll()
-            feedbackVoices.stopAll()
-            control.retiredSounds.push(sounds)
-            sounds = set
+            replace(sounds: set, control: control)
         }
+    }
+
+    /// Plays from `set` from now on. Voices sounding stop: their positions index
+    /// the old buffers, which go back to the control thread to be freed.
+    private mutating func replace(sounds set: SoundSet, control: borrowing EngineControl) {
+        clickVoices.stopAll()
+        feedbackVoices.stopAll()
+        control.retiredSounds.push(sounds)
+        sounds = set
     }
 
     private mutating func setClockOffset(_ frames: Int32) {
@@ -289,7 +307,7 @@ public struct Engine: ~Copyable {
         anchor = GridAnchor(frame: blockStart, pulse: cursor, sampleRate: sampleRate, tempo: tempo, pulsesPerBeat: bar.meter.pulsesPerBeat)
     }
 
-    private mutating func stop(at blockStart: Int64) {
+    private mutating func stop(at blockStart: Int64, control: borrowing EngineControl) {
         if pendingTransport != .none && !running {
             pendingTransport = .none
             if !clockWhileStopped { rolling = false }
@@ -305,6 +323,7 @@ public struct Engine: ~Copyable {
             pendingBar = nil
             meterOriginSong = 0
             meterOriginBar = 1
+            if let set = pendingSounds { pendingSounds = nil; replace(sounds: set, control: control) }
         }
         emitMIDI(MIDIBytes(MIDIStatus.stop), gridFrame: blockStart)
         resumeSongPulse = (songClocks / Grid.clocksPerMIDIBeat) * Grid.pulsesPerMIDIBeat
@@ -359,7 +378,7 @@ public struct Engine: ~Copyable {
         return roundUp(barRelative(p), toMultipleOf: step) + songOrigin + meterOriginSong
     }
 
-    private mutating func advanceGrid(blockStart: Int64, blockEnd: Int64, status: borrowing EngineStatus) {
+    private mutating func advanceGrid(blockStart: Int64, blockEnd: Int64, status: borrowing EngineStatus, retired: borrowing SPSCRing<SoundSet>) {
         guard rolling else { return }
         skipAhead(to: blockStart, status: status)
         while true {
@@ -374,7 +393,7 @@ public struct Engine: ~Copyable {
                 refreshAnchor()
             }
             if pendingBar != nil, pendingBarPulse == e {
-                applyPendingBar(at: e, status: status)
+                applyPendingBar(at: e, status: status, retired: retired)
             }
             let gridFrame = anchor.frame(of: e)
             if gridFrame >= blockEnd { break }
@@ -408,7 +427,7 @@ public struct Engine: ~Copyable {
         if pendingBar != nil { pendingBarPulse = max(pendingBarPulse, nextSwitchPulse(atOrAfter: target, point: pendingBarPoint)) }
     }
 
-    private mutating func applyPendingBar(at e: Int64, status: borrowing EngineStatus) {
+    private mutating func applyPendingBar(at e: Int64, status: borrowing EngineStatus, retired: borrowing SPSCRing<SoundSet>) {
         guard let settings = pendingBar else { return }
         reanchor(at: e)
         let rel = barRelative(e)
@@ -421,6 +440,13 @@ public struct Engine: ~Copyable {
         meterOriginSong = e - songOrigin
         meterOriginBar = newBarNumber
         refreshAnchor()
+        if let set = pendingSounds {
+            // Two bar changes within one block: the earlier set never sounded.
+            if let unused = scheduledSounds { retired.push(unused) }
+            scheduledSounds = set
+            scheduledSoundsFrame = anchor.frame(of: e) + clickDelay
+            pendingSounds = nil
+        }
         status.barChanges.add(1, ordering: .relaxed)
     }
 
@@ -577,15 +603,27 @@ public struct Engine: ~Copyable {
         }
     }
 
-    private mutating func renderClicks(blockStart: Int64, frames: Int, into out: UnsafeMutablePointer<Float>?) {
+    private mutating func renderClicks(blockStart: Int64, frames: Int, into out: UnsafeMutablePointer<Float>?,
+                                       control: borrowing EngineControl) {
         let end = blockStart + Int64(frames)
         var position = 0
-        while let click = clickQueue.first, click.frame < end {
-            let offset = max(position, Int(click.frame - blockStart))
+        while true {
+            var clickFrame = Int64.max
+            if let click = clickQueue.first { clickFrame = click.frame }
+            let swapFrame = scheduledSounds == nil ? Int64.max : scheduledSoundsFrame
+            let next = min(clickFrame, swapFrame)
+            guard next < end else { break }
+            let offset = max(position, Int(next - blockStart))
             if let out { clickVoices.mix(into: out, from: position, to: offset, sounds: sounds) } else { clickVoices.skip(offset - position, sounds: sounds) }
-            clickVoices.start(click.sound, gain: gains.gain(for: click.sound))
             position = offset
-            clickQueue.removeFirst()
+            // The new sounds before the click on the same frame: a bar's first click is the new preset's.
+            if swapFrame <= clickFrame, let set = scheduledSounds {
+                scheduledSounds = nil
+                replace(sounds: set, control: control)
+            } else if let click = clickQueue.first {
+                clickVoices.start(click.sound, gain: gains.gain(for: click.sound))
+                clickQueue.removeFirst()
+            }
         }
         if let out { clickVoices.mix(into: out, from: position, to: frames, sounds: sounds) } else { clickVoices.skip(frames - position, sounds: sounds) }
     }

@@ -1,0 +1,74 @@
+import Synchronization
+import TactusCore
+
+/// The WAV files the click plays now, by sound: the command line's `--sample-*`
+/// over the preset's. The control thread changes them on a preset switch; the
+/// JACK side reads them when the server's sample rate changes and the sounds
+/// must be read again at the new rate. Never touched by the real-time thread.
+final class SampleFilesInUse: Sendable {
+    private let files: Mutex<[ClickSound: String]>
+    /// `--sample-*`: kept through every preset switch.
+    let commandLine: [ClickSound: String]
+
+    init(_ options: Options) {
+        commandLine = options.samples
+        files = Mutex(options.presetSamples.merging(options.samples) { _, given in given })
+    }
+
+    var current: [ClickSound: String] { files.withLock { $0 } }
+
+    /// The files `entry` plays with.
+    func files(for entry: PresetEntry) -> [ClickSound: String] {
+        entry.sampleFiles().merging(commandLine) { _, given in given }
+    }
+
+    func use(_ entry: PresetEntry) {
+        let new = files(for: entry)
+        files.withLock { $0 = new }
+    }
+
+    /// The sounds at `sampleRate`; a file that cannot be read now (deleted since)
+    /// is reported and the synthesised sounds play.
+    func soundSet(sampleRate: Int) -> SoundSet {
+        do { return try Options.soundSet(files: current, sampleRate: sampleRate) } catch {
+            printError("\(error); using the synthesised sounds")
+            return SoundSet.synthesized(sampleRate: sampleRate)
+        }
+    }
+
+    /// The sounds of `entry` at `sampleRate`, read before the switch; nil when they
+    /// are the files playing now. A file that does not decode refuses the preset,
+    /// naming its field (`sounds.beat.sample`).
+    func soundSet(for entry: PresetEntry, sampleRate: Int) throws(PresetError) -> SoundSet? {
+        let wanted = files(for: entry)
+        guard wanted != current else { return nil }
+        try Self.check(entry, except: commandLine)
+        do throws(OptionError) {
+            return try Options.soundSet(files: wanted, sampleRate: sampleRate)
+        } catch {
+            throw PresetError(file: entry.file, path: "sounds", problem: Self.reason(error.message), allowed: nil)
+        }
+    }
+
+    /// Reads every sample file of `entry` but those of the sounds in `except`
+    /// (given on the command line): one that does not decode is a `PresetError`
+    /// naming its field, e.g. `sounds.beat.sample`.
+    static func check(_ entry: PresetEntry, except: [ClickSound: String] = [:]) throws(PresetError) {
+        let files = entry.sampleFiles()
+        for (key, sound) in PresetFile.sampleKeys where except[sound] == nil {
+            guard let path = files[sound] else { continue }
+            do throws(OptionError) {
+                let audio = try WAVReader.read(path: path)
+                if audio.samples.isEmpty { throw OptionError("'\(path)' has no audio frames") }
+            } catch {
+                throw PresetError(file: entry.file, path: "sounds." + key, problem: reason(error.message),
+                                  allowed: "\"builtin\" or a WAV file (mono or stereo) that libsndfile reads")
+            }
+        }
+    }
+
+    /// The reader's message without its "tactus: " prefix (the preset message has its own).
+    private static func reason(_ message: String) -> String {
+        message.hasPrefix("tactus: ") ? String(message.dropFirst(8)) : message
+    }
+}

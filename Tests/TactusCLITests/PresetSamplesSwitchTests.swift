@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+@testable import TactusCLI
+import TactusCore
+
+/// A preset switch while running brings the preset's WAV samples with it: read
+/// on the control thread before the switch (`SampleFilesInUse`), carried by the
+/// bar change, heard from its bar line. A sample that does not decode refuses
+/// the preset with the field's path; `--sample-*` stays through every switch.
+@Suite("Preset samples on a switch while running")
+struct PresetSamplesSwitchTests {
+    let folder = NSTemporaryDirectory() + "tactus-preset-samples-\(UUID().uuidString)"
+
+    init() throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let writer = try WAVWriter(path: folder + "/acc.wav", sampleRate: 48_000, format: .float)
+        try writer.write([0.25, -0.25, 0.125], frames: 3)
+        try "not a WAV file".write(toFile: folder + "/bad.wav", atomically: true, encoding: .utf8)
+        let presets = [
+            "plain": #"{ "format": 1, "name": "Plain", "tempo": 120 }"#,
+            "sampled": #"{ "format": 1, "name": "Sampled", "tempo": 120, "sounds": { "accent": { "sample": "acc.wav" } } }"#,
+            "broken": #"{ "format": 1, "name": "Broken", "tempo": 90, "sounds": { "beat": { "sample": "bad.wav" } } }"#,
+        ]
+        for (name, text) in presets { try text.write(toFile: "\(folder)/\(name).json", atomically: true, encoding: .utf8) }
+    }
+
+    func switcher(_ inUse: SampleFilesInUse) -> PresetSwitcher {
+        var s = PresetSwitcher(library: PresetLibrary.load(PresetDirectories(shipped: folder, user: nil)), sampleRate: 48_000)
+        s.samples = { entry, rate throws(PresetError) in try inUse.soundSet(for: entry, sampleRate: rate) }
+        return s
+    }
+
+    /// The sounds riding on the first command pushed (the bar change), and how many commands there were.
+    func pushed(_ control: UnsafeMutablePointer<EngineControl>) -> (sounds: SoundSet?, count: Int) {
+        var first: EngineCommand?
+        var count = 0
+        while let c = control.pointee.commands.pop() { if first == nil { first = c }; count += 1 }
+        guard case .changeBar(_, _, _, let sounds) = first else { return (nil, count) }
+        return (sounds, count)
+    }
+
+    @Test func theSampledPresetBringsItsFileTheBrokenOneIsRefusedByItsField() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let control = UnsafeMutablePointer<EngineControl>.allocate(capacity: 1)
+        control.initialize(to: EngineControl(tempo: BPM(120)))
+        defer { control.deinitialize(count: 1); control.deallocate() }
+        let inUse = SampleFilesInUse(Options())
+        var s = switcher(inUse)
+
+        // The built-in sounds play: a preset with built-in sounds swaps nothing.
+        #expect(s.select(named: "Plain", control: control.pointee) == .switched(s.library.entries[1]))
+        let plain = pushed(control)
+        #expect(plain.sounds == nil && plain.count == 5)
+
+        // The sampled preset: its accent from acc.wav (relative to the preset's folder), the rest built in.
+        guard case .switched(let entry) = s.select(named: "Sampled", control: control.pointee) else { Issue.record("not switched"); return }
+        inUse.use(entry)
+        let sampled = pushed(control)
+        let set = try #require(sampled.sounds)
+        #expect(Array(set.samples(.accent)) == [0.25, -0.25, 0.125])
+        #expect(set.samples(.beat).count == ClickSynthesizer.samples(for: .beat, sampleRate: 48_000).count)
+        set.deallocate()
+        #expect(inUse.current == [.accent: folder + "/acc.wav"])
+
+        // A beat sample that is not a WAV file: refused with its field, nothing pushed, the files in use unchanged.
+        guard case .refused(let error) = s.select(named: "Broken", control: control.pointee) else { Issue.record("not refused"); return }
+        #expect(error.issues.map(\.path) == ["sounds.beat.sample"])
+        #expect(error.messages.first?.hasPrefix("\(folder)/broken.json: sounds.beat.sample: ") == true, "\(error)")
+        #expect(error.messages.first?.contains("bad.wav") == true, "\(error)")
+        #expect(pushed(control).count == 0)
+        #expect(control.pointee.tempo.load() == BPM(120))
+        #expect(s.current?.preset.name == "Sampled")
+        #expect(inUse.current == [.accent: folder + "/acc.wav"])
+    }
+
+    @Test func aSampleGivenOnTheCommandLineStaysThroughASwitch() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let control = UnsafeMutablePointer<EngineControl>.allocate(capacity: 1)
+        control.initialize(to: EngineControl(tempo: BPM(120)))
+        defer { control.deinitialize(count: 1); control.deallocate() }
+        var options = Options()
+        options.samples[.accent] = folder + "/acc.wav"
+        let inUse = SampleFilesInUse(options)
+        var s = switcher(inUse)
+        // `--sample-accent acc.wav` already plays: the sampled preset changes no file.
+        guard case .switched(let entry) = s.select(named: "Sampled", control: control.pointee) else { Issue.record("not switched"); return }
+        #expect(pushed(control).sounds == nil)
+        // The plain preset keeps the command line's accent too.
+        inUse.use(entry)
+        _ = s.select(named: "Plain", control: control.pointee)
+        #expect(pushed(control).sounds == nil)
+        #expect(inUse.files(for: s.current!) == [.accent: folder + "/acc.wav"])
+    }
+}
