@@ -54,7 +54,7 @@ public final class ALSAClient: @unchecked Sendable {
         try queue.start()
         if let warning = Self.timerWarning(queue.timerReport()) { report(warning) }
         try sequencer.subscribe(from: .systemAnnounce, to: SequencerAddress(client: sequencer.clientID, port: announcePort))
-        connector = PortConnector(sequencer: sequencer, report: report)
+        connector = PortConnector(sequencer: sequencer, clockPort: clockPort, controlPort: controlPort, report: report)
         for destination in options.clockDestinations { connector.want(destination, direction: .destination, ownPort: clockPort) }
         for source in options.controlSources { connector.want(source, direction: .source, ownPort: controlPort) }
         connector.connectWaiting(initially: true)

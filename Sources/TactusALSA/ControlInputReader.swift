@@ -85,6 +85,12 @@ final class ControlInputReader: @unchecked Sendable {
     }
 
     private func handle(_ event: snd_seq_event_t) {
+        if event.source.client == UInt8(SND_SEQ_CLIENT_SYSTEM),
+           UInt32(event.type) == SND_SEQ_EVENT_PORT_SUBSCRIBED.rawValue || UInt32(event.type) == SND_SEQ_EVENT_PORT_UNSUBSCRIBED.rawValue {
+            // Sent to the port concerned (clock or control), not to the announce port.
+            connector.handle(subscription: event)
+            return
+        }
         if event.dest.port == announcePort && event.source.client == UInt8(SND_SEQ_CLIENT_SYSTEM) {
             connector.handle(announcement: event)
             return

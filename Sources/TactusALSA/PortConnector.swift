@@ -26,9 +26,18 @@ final class PortConnector: @unchecked Sendable {
     private let sequencer: Sequencer
     private let report: @Sendable (String) -> Void
     private(set) var wanted: [Wanted] = []
+    private let clockPort: SequencerAddress
+    private let controlPort: SequencerAddress
+    /// Connections of our ports made by another client (aconnect, a DAW, a
+    /// patchbay), with the text they were reported under.
+    private var madeElsewhere: [Subscription: String] = [:]
 
-    init(sequencer: Sequencer, report: @escaping @Sendable (String) -> Void) {
+    struct Subscription: Hashable { var sender: SequencerAddress; var dest: SequencerAddress }
+
+    init(sequencer: Sequencer, clockPort: SequencerAddress, controlPort: SequencerAddress, report: @escaping @Sendable (String) -> Void) {
         self.sequencer = sequencer
+        self.clockPort = clockPort
+        self.controlPort = controlPort
         self.report = report
     }
 
@@ -84,6 +93,50 @@ final class PortConnector: @unchecked Sendable {
         default:
             break
         }
+    }
+
+    /// Reacts to the kernel's notice that another client subscribed a port to one
+    /// of ours or removed such a subscription. ALSA sends `PORT_SUBSCRIBED` /
+    /// `PORT_UNSUBSCRIBED` (from 0:0, `data.connect`) to a port's owner when the
+    /// connecting client is not the owner, so the connections Tactus makes itself
+    /// are not reported twice. Reported as Tactus' own are ("ALSA: clock → …",
+    /// "ALSA: … → control"), and "ALSA: disconnected …" when they go.
+    func handle(subscription event: snd_seq_event_t) {
+        let connection = Subscription(sender: SequencerAddress(client: event.data.connect.sender.client, port: event.data.connect.sender.port),
+                                      dest: SequencerAddress(client: event.data.connect.dest.client, port: event.data.connect.dest.port))
+        let subscribed = UInt32(event.type) == SND_SEQ_EVENT_PORT_SUBSCRIBED.rawValue
+        if subscribed {
+            guard madeElsewhere[connection] == nil, !isWanted(connection), let text = describe(connection) else { return }
+            madeElsewhere[connection] = text
+            report("ALSA: " + text)
+        } else if let text = madeElsewhere.removeValue(forKey: connection) {
+            report("ALSA: disconnected " + text)
+        } else if isWanted(connection), let text = describe(connection, onlyIfPresent: true) {
+            // One of ours undone by hand (aconnect -d) while the other port stays;
+            // when the port itself went away, "went away" has said it.
+            report("ALSA: disconnected " + text)
+        }
+    }
+
+    /// A connection Tactus made for `--alsa-clock-to` / `--alsa-control-from` (reported when made).
+    private func isWanted(_ c: Subscription) -> Bool {
+        wanted.contains { w in
+            guard let port = w.connected else { return false }
+            return w.direction == .destination ? c.sender == w.ownPort && c.dest == port.address
+                                               : c.dest == w.ownPort && c.sender == port.address
+        }
+    }
+
+    /// "clock → NAME:PORT (c:p)" or "NAME:PORT (c:p) → control"; nil for a connection not of our clock or control.
+    private func describe(_ connection: Subscription, onlyIfPresent: Bool = false) -> String? {
+        let other: SequencerAddress
+        if connection.sender == clockPort { other = connection.dest }
+        else if connection.dest == controlPort { other = connection.sender }
+        else { return nil }
+        let port = sequencer.ports().first { $0.address == other }
+        if onlyIfPresent && port == nil { return nil }
+        let name = port.map { "\($0)" } ?? "\(other)"
+        return connection.sender == clockPort ? "clock → \(name)" : "\(name) → control"
     }
 
     private func note(_ index: Int, _ message: String) {

@@ -69,4 +69,46 @@ extension ALSASequencerTests {
         }
         #expect(log.lines.filter { $0.contains("→ control") }.count == 2)
     }
+
+    /// Connections made by another client (aconnect, a DAW subscribing itself to
+    /// the clock, a patchbay) are reported like Tactus' own, for the display and the
+    /// log, and so is their removal; Tactus' own connections are not reported twice.
+    @Test func connectionsMadeAndUndoneByAnotherClientAreReported() throws {
+        let daw = try TestSequencerClient(name: "Other DAW", portName: "MIDI in/out")
+        let patchbay = try TestSequencerClient(name: "Patchbay")
+        let log = ReportLog()
+        let client = try ALSAClient.forTest(options: ALSAOptions(), messages: log)
+        defer { client.stop() }
+        client.startInput(into: nil)
+        #expect(log.lines.isEmpty)
+
+        try patchbay.subscribe(from: client.clockPort, to: daw.address)
+        #expect(waitForReport(log, containing: "clock → "), "\(log.lines)")
+        try daw.subscribe(from: daw.address, to: client.controlPort)
+        #expect(waitForReport(log, containing: "→ control"), "\(log.lines)")
+        try patchbay.unsubscribe(from: client.clockPort, to: daw.address)
+        #expect(waitForReport(log, containing: "disconnected clock"), "\(log.lines)")
+        try daw.unsubscribe(from: daw.address, to: client.controlPort)
+        #expect(waitForReport(log, containing: "disconnected Other DAW"), "\(log.lines)")
+        let port = "Other DAW:MIDI in/out (\(daw.address))"
+        #expect(log.lines == ["ALSA: clock → \(port)", "ALSA: \(port) → control",
+                              "ALSA: disconnected clock → \(port)", "ALSA: disconnected \(port) → control"])
+    }
+
+    /// An `--alsa-clock-to` connection undone by hand (aconnect -d) while the DAW
+    /// stays is reported as disconnected; the one Tactus made is not reported twice.
+    @Test func aWantedConnectionUndoneByHandIsReportedOnce() throws {
+        let daw = try TestSequencerClient(name: "Hand DAW", portName: "in")
+        let patchbay = try TestSequencerClient(name: "Patchbay")
+        var options = ALSAOptions()
+        options.clockDestinations = [try PortSpecifier(parsing: "Hand DAW:in")]
+        let log = ReportLog()
+        let client = try ALSAClient.forTest(options: options, messages: log)
+        defer { client.stop() }
+        client.startInput(into: nil)
+        try patchbay.unsubscribe(from: client.clockPort, to: daw.address)
+        #expect(waitForReport(log, containing: "disconnected"), "\(log.lines)")
+        MonotonicClock.sleep(microseconds: 100_000)
+        #expect(log.lines == ["ALSA: clock → Hand DAW:in (\(daw.address))", "ALSA: disconnected clock → Hand DAW:in (\(daw.address))"])
+    }
 }

@@ -55,6 +55,17 @@ final class TestSequencerClient {
         try SequencerError.check(snd_seq_subscribe_port(handle, subscription), "snd_seq_subscribe_port")
     }
 
+    /// Removes the subscription `source` → `destination` (as `aconnect -d` does).
+    func unsubscribe(from source: SequencerAddress, to destination: SequencerAddress) throws {
+        var subscription: OpaquePointer?
+        snd_seq_port_subscribe_malloc(&subscription)
+        defer { snd_seq_port_subscribe_free(subscription) }
+        var s = source.alsa, d = destination.alsa
+        snd_seq_port_subscribe_set_sender(subscription, &s)
+        snd_seq_port_subscribe_set_dest(subscription, &d)
+        try SequencerError.check(snd_seq_unsubscribe_port(handle, subscription), "snd_seq_unsubscribe_port")
+    }
+
     /// Sends `event` to our subscribers at once, retrying briefly while our pool is full.
     /// False when the kernel refused it (the receiver's FIFO was full).
     @discardableResult

@@ -16,7 +16,18 @@ public final class ALSAConnectionTracker: Sendable {
         let text = line.hasPrefix("tactus: ") ? String(line.dropFirst(8)) : line
         guard text.hasPrefix("ALSA: ") else { return false }
         let body = String(text.dropFirst(6))
-        if body.hasPrefix("clock → ") {
+        if body.hasPrefix("disconnected ") {
+            let rest = body.dropFirst(13)
+            if rest.hasPrefix("clock → ") {
+                let gone = MIDIConnection(.alsa, .clock, String(rest.dropFirst(8)))
+                connections.withLock { $0.removeAll { $0 == gone } }
+            } else if rest.hasSuffix(" → control") {
+                let gone = MIDIConnection(.alsa, .control, String(rest.dropLast(10)))
+                connections.withLock { $0.removeAll { $0 == gone } }
+            } else {
+                return false
+            }
+        } else if body.hasPrefix("clock → ") {
             add(MIDIConnection(.alsa, .clock, String(body.dropFirst(8))))
         } else if body.hasSuffix(" → control") {
             add(MIDIConnection(.alsa, .control, String(body.dropLast(10))))

@@ -16,6 +16,18 @@ struct ALSAConnectionTrackerTests {
         #expect(tracker.current == [MIDIConnection(.alsa, .clock, "Qtractor:Qtractor MIDI in (130:0)")])
     }
 
+    /// Connections another client made (aconnect, a DAW) come and go in the same words.
+    @Test func aConnectionUndoneElsewhereIsDropped() {
+        let tracker = ALSAConnectionTracker()
+        #expect(tracker.note("ALSA: clock → Qtractor:Qtractor MIDI in (130:0)"))
+        #expect(tracker.note("ALSA: seq66:seq66 out (129:1) → control"))
+        #expect(tracker.note("ALSA: disconnected clock → Qtractor:Qtractor MIDI in (130:0)"))
+        #expect(tracker.current == [MIDIConnection(.alsa, .control, "seq66:seq66 out (129:1)")])
+        #expect(tracker.note("ALSA: disconnected seq66:seq66 out (129:1) → control"))
+        #expect(tracker.current.isEmpty)
+        #expect(!tracker.note("ALSA: disconnected something else"))
+    }
+
     @Test func otherLinesAreNotConnections() {
         let tracker = ALSAConnectionTracker()
         #expect(!tracker.note("ALSA: no MIDI source 'Keystation' yet; it will be connected when it appears"))
