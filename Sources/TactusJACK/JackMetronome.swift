@@ -250,6 +250,8 @@ public final class JackMetronome {
     /// keeping the tempo; a running song continues from the bar it was in.
     private func rebuildEngine(_ context: UnsafeMutablePointer<ProcessContext>, sampleRate: Int) throws(JackError) {
         let old = context.pointee.engine.soundSet
+        // A pending preset switch's sounds: the new engine reads the preset's files afresh.
+        let unheard = context.pointee.engine.unheardSoundSets
         let wasRunning = control.pointee.status.running.load(ordering: .relaxed)
         let bar = control.pointee.status.bar.load(ordering: .relaxed)
         log("sample rate \(context.pointee.engine.sampleRate) → \(sampleRate) Hz: sounds re-synthesised, \(control.pointee.tempo.load()) BPM kept")
@@ -258,6 +260,7 @@ public final class JackMetronome {
         configuration.tempo = control.pointee.tempo.load()
         context.pointee.engine = Engine(configuration: configuration, sounds: options.sounds(sampleRate))
         old.deallocate()
+        for set in unheard { set.deallocate() }
         if wasRunning {
             control.pointee.commands.push(.locate(bar: Int32(max(1, bar))))
             control.pointee.commands.push(.continue)

@@ -135,6 +135,11 @@ public struct Engine: ~Copyable {
     /// The sound set in use (to free it when the engine is gone).
     public var soundSet: SoundSet { sounds }
 
+    /// Sets held for a preset switch not yet heard (waiting for its bar line, or
+    /// for its frame in this block): whoever discards this engine (a sample-rate
+    /// rebuild) frees them with `soundSet`. Not for the render thread.
+    public var unheardSoundSets: [SoundSet] { [pendingSounds, scheduledSounds].compactMap { $0 } }
+
     /// The settings in force now (after every command applied so far), to build an
     /// engine at another sample rate that sounds the same (JACK server restarted at
     /// a new rate). The clock offset is scaled to keep its duration.

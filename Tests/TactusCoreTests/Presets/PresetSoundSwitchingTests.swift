@@ -48,11 +48,13 @@ struct PresetSoundSwitchingTests {
         let pushed = seven.apply(to: h.control.pointee, sampleRate: 48_000, at: .nextBar, samples: doubled)
         #expect(pushed)
         h.render(until: 60_160)
+        #expect(h.engine.unheardSoundSets.map { $0.samples(.beat).count } == [2], "held for a rebuild to free")
         let overtaking = four.apply(to: h.control.pointee, sampleRate: 48_000, at: .nextBar, samples: tripled)
         #expect(overtaking)
         h.render(until: 130_000)
         // The second switch replaced the first before 96 000: 4/4 goes on in three-sample clicks.
         #expect(Self.soundingFrames(h) == [0, 24_000, 48_000, 72_000, 96_000, 96_001, 96_002, 120_000, 120_001, 120_002])
+        #expect(h.engine.unheardSoundSets.isEmpty)
         #expect(h.control.pointee.retiredSounds.pop()?.samples(.beat).count == 2, "the overtaken set, never heard")
         #expect(h.control.pointee.retiredSounds.pop()?.samples(.beat).count == 1, "the harness's, at the bar line")
         #expect(h.control.pointee.retiredSounds.pop() == nil)
