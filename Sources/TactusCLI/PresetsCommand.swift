@@ -67,6 +67,8 @@ public enum PresetsCommand {
         for path in paths {
             do throws(PresetError) {
                 let preset = try PresetFile.load(path: path)
+                // Its samples must decode too, as they must to start with it or switch to it.
+                try SampleFilesInUse.check(PresetEntry(preset: preset, file: path, origin: .file))
                 output.standardOutput.append("ok \(path): \(preset.name), \(preset.tempo) BPM, \(preset.bar.meter)")
             } catch {
                 output.standardError += error.messages

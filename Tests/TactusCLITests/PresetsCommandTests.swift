@@ -92,6 +92,18 @@ struct PresetsCommandTests {
         ])
     }
 
+    /// A sample that libsndfile cannot decode fails the check by its field, as it would fail start and switch.
+    @Test func checkDecodesTheSamples() throws {
+        let f = Folders()
+        f.write("junk.wav", "not audio")
+        let bad = f.write("sampled.json", #"{ "format": 1, "name": "Sampled", "tempo": 100, "sounds": { "subdivision": { "sample": "junk.wav" } } }"#)
+        let out = PresetsCommand.output(try options(["presets", "check", bad]), directories: f.directories)
+        #expect(out.status == 2)
+        #expect(out.standardOutput.isEmpty)
+        #expect(out.standardError.count == 1)
+        #expect(out.standardError.first?.hasPrefix("\(bad): sounds.subdivision.sample: cannot read '\(f.root)/junk.wav': ") == true, "\(out.standardError)")
+    }
+
     @Test func checkWithoutFilesChecksBothFoldersAndPassesWhenAllAreGood() throws {
         let f = Folders()
         f.write("shipped/a.json", #"{ "name": "Alpha", "tempo": 100 }"#)
