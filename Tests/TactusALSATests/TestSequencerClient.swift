@@ -41,29 +41,33 @@ final class TestSequencerClient {
     /// Subscribes `source` → `destination`; with `queue`, each delivered event is
     /// stamped with that queue's real time (the receiver's measure of arrival).
     func subscribe(from source: SequencerAddress, to destination: SequencerAddress, stampingWith queue: Int32? = nil) throws {
-        var subscription: OpaquePointer?
-        snd_seq_port_subscribe_malloc(&subscription)
-        defer { snd_seq_port_subscribe_free(subscription) }
-        var s = source.alsa, d = destination.alsa
-        snd_seq_port_subscribe_set_sender(subscription, &s)
-        snd_seq_port_subscribe_set_dest(subscription, &d)
-        if let queue {
-            snd_seq_port_subscribe_set_queue(subscription, queue)
-            snd_seq_port_subscribe_set_time_update(subscription, 1)
-            snd_seq_port_subscribe_set_time_real(subscription, 1)
+        try withSubscription(from: source, to: destination) { subscription in
+            if let queue {
+                snd_seq_port_subscribe_set_queue(subscription, queue)
+                snd_seq_port_subscribe_set_time_update(subscription, 1)
+                snd_seq_port_subscribe_set_time_real(subscription, 1)
+            }
+            try SequencerError.check(snd_seq_subscribe_port(handle, subscription), "snd_seq_subscribe_port")
         }
-        try SequencerError.check(snd_seq_subscribe_port(handle, subscription), "snd_seq_subscribe_port")
     }
 
     /// Removes the subscription `source` → `destination` (as `aconnect -d` does).
     func unsubscribe(from source: SequencerAddress, to destination: SequencerAddress) throws {
+        try withSubscription(from: source, to: destination) { subscription in
+            try SequencerError.check(snd_seq_unsubscribe_port(handle, subscription), "snd_seq_unsubscribe_port")
+        }
+    }
+
+    /// A subscription record `source` → `destination`, freed after `body`.
+    private func withSubscription(from source: SequencerAddress, to destination: SequencerAddress,
+                                  _ body: (OpaquePointer?) throws -> Void) throws {
         var subscription: OpaquePointer?
         snd_seq_port_subscribe_malloc(&subscription)
         defer { snd_seq_port_subscribe_free(subscription) }
         var s = source.alsa, d = destination.alsa
         snd_seq_port_subscribe_set_sender(subscription, &s)
         snd_seq_port_subscribe_set_dest(subscription, &d)
-        try SequencerError.check(snd_seq_unsubscribe_port(handle, subscription), "snd_seq_unsubscribe_port")
+        try body(subscription)
     }
 
     /// Sends `event` to our subscribers at once, retrying briefly while our pool is full.
