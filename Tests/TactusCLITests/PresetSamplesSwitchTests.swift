@@ -35,7 +35,7 @@ struct PresetSamplesSwitchTests {
         var first: EngineCommand?
         var count = 0
         while let c = control.pointee.commands.pop() { if first == nil { first = c }; count += 1 }
-        guard case .changeBar(_, _, _, let sounds) = first else { return (nil, count) }
+        guard case .changeBar(_, _, _, let sounds, _) = first else { return (nil, count) }
         return (sounds, count)
     }
 
@@ -50,7 +50,7 @@ struct PresetSamplesSwitchTests {
         // The built-in sounds play: a preset with built-in sounds swaps nothing.
         #expect(s.select(named: "Plain", control: control.pointee) == .switched(s.library.entries[1]))
         let plain = pushed(control)
-        #expect(plain.sounds == nil && plain.count == 5)
+        #expect(plain.sounds == nil && plain.count == 4)
 
         // The sampled preset: its accent from acc.wav (relative to the preset's folder), the rest built in.
         guard case .switched(let entry) = s.select(named: "Sampled", control: control.pointee) else { Issue.record("not switched"); return }

@@ -6,19 +6,18 @@ extension Preset {
     /// re-anchors its grid: no tick is lost or doubled); the tempo is stored in
     /// `EngineControl.tempo` only after the command is pushed, because the engine
     /// reads the tempo first and takes a new tempo seen without its command for
-    /// a plain tempo change at the next clock tick. Gains and clock options apply
-    /// at once. `samples`, the preset's WAV files already read by the caller
-    /// (reading files is not the engine's job), ride with the bar change and
-    /// sound from its first click; the pressure settings are the caller's.
+    /// a plain tempo change at the next clock tick. The gains and `samples`, the
+    /// preset's WAV files already read by the caller (reading files is not the
+    /// engine's job), ride with the bar change and sound from its first click;
+    /// clock options apply at once; the pressure settings are the caller's.
     ///
     /// Returns false, having changed nothing, when the command ring is full
     /// (`samples` then stay the caller's to free).
     public func apply(to control: borrowing EngineControl, sampleRate: Int, at point: SwitchPoint, masterGain: Float = 1,
                       samples: SoundSet? = nil) -> Bool {
-        guard control.commands.push(.changeBar(bar, tempo: tempo, at: point, sounds: samples)) else { return false }
         var gains = sounds.gains
         gains.master = masterGain
-        control.commands.push(.setGains(gains))
+        guard control.commands.push(.changeBar(bar, tempo: tempo, at: point, sounds: samples, gains: gains)) else { return false }
         control.commands.push(.setClockOffset(frames: clock.offsetFrames(sampleRate: sampleRate)))
         control.commands.push(.setClockWhileStopped(clock.sendWhileStopped))
         control.commands.push(.setSongPositionEnabled(clock.sendSongPosition))

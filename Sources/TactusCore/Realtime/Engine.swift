@@ -87,6 +87,10 @@ public struct Engine: ~Copyable {
     private var pendingBarPulse: Int64 = 0
     /// The sounds of the pending bar change, for its first click.
     private var pendingSounds: SoundSet?
+    /// The gains of the pending bar change, for its first click.
+    private var pendingGains: SoundGains?
+    /// Gains to play from `scheduledSoundsFrame`, as `scheduledSounds`.
+    private var scheduledGains: SoundGains?
     /// Sounds to play from `scheduledSoundsFrame` (the click frame of a bar change
     /// that took effect), swapped in by `renderClicks` at that frame.
     private var scheduledSounds: SoundSet?
@@ -146,7 +150,7 @@ public struct Engine: ~Copyable {
     public func configuration(atSampleRate rate: Int) -> EngineConfiguration {
         let offsetFrames = clockDelay - clickDelay
         return EngineConfiguration(
-            sampleRate: rate, tempo: pendingBarTempo ?? pendingTempo ?? tempo, bar: pendingBar ?? bar, gains: gains,
+            sampleRate: rate, tempo: pendingBarTempo ?? pendingTempo ?? tempo, bar: pendingBar ?? bar, gains: pendingGains ?? scheduledGains ?? gains,
             clockOffsetFrames: Int32(clamping: (offsetFrames * Int64(rate) + Int64(sampleRate / 2)) / Int64(sampleRate)),
             clockWhileStopped: clockWhileStopped, sendSongPosition: sendSongPosition, muted: muted, feedbackNotes: feedbackNotes)
     }
@@ -238,13 +242,14 @@ public struct Engine: ~Copyable {
                 songClocks = resumeSongPulse / Grid.pulsesPerClock
                 sendSongPositionPointer(at: blockStart)
             }
-        case .changeBar(let settings, let newTempo, let point, let newSounds):
+        case .changeBar(let settings, let newTempo, let point, let newSounds, let newGains):
             if let newTempo { lastRequestedTempo = newTempo }
             if running {
                 if let newSounds {
                     if let unused = pendingSounds { control.retiredSounds.push(unused) }
                     pendingSounds = newSounds
                 }
+                if let newGains { pendingGains = newGains }
                 pendingBar = settings
                 pendingBarTempo = newTempo
                 pendingBarPoint = point
@@ -265,6 +270,7 @@ public struct Engine: ~Copyable {
                 songClocks = 0
                 refreshAnchor()
                 if let newSounds { replace(sounds: newSounds, control: control) }
+                if let newGains { gains = newGains }
                 control.status.barChanges.add(1, ordering: .relaxed)
             }
         case .cue(let sound):
@@ -329,6 +335,7 @@ public struct Engine: ~Copyable {
             meterOriginSong = 0
             meterOriginBar = 1
             if let set = pendingSounds { pendingSounds = nil; replace(sounds: set, control: control) }
+            if let g = pendingGains { pendingGains = nil; gains = g }
         }
         emitMIDI(MIDIBytes(MIDIStatus.stop), gridFrame: blockStart)
         resumeSongPulse = (songClocks / Grid.clocksPerMIDIBeat) * Grid.pulsesPerMIDIBeat
@@ -449,9 +456,13 @@ public struct Engine: ~Copyable {
             // Two bar changes within one block: the earlier set never sounded.
             if let unused = scheduledSounds { retired.push(unused) }
             scheduledSounds = set
-            scheduledSoundsFrame = anchor.frame(of: e) + clickDelay
             pendingSounds = nil
         }
+        if let g = pendingGains {
+            scheduledGains = g
+            pendingGains = nil
+        }
+        if scheduledSounds != nil || scheduledGains != nil { scheduledSoundsFrame = anchor.frame(of: e) + clickDelay }
         status.barChanges.add(1, ordering: .relaxed)
     }
 
@@ -615,16 +626,16 @@ public struct Engine: ~Copyable {
         while true {
             var clickFrame = Int64.max
             if let click = clickQueue.first { clickFrame = click.frame }
-            let swapFrame = scheduledSounds == nil ? Int64.max : scheduledSoundsFrame
+            let swapFrame = scheduledSounds == nil && scheduledGains == nil ? Int64.max : scheduledSoundsFrame
             let next = min(clickFrame, swapFrame)
             guard next < end else { break }
             let offset = max(position, Int(next - blockStart))
             if let out { clickVoices.mix(into: out, from: position, to: offset, sounds: sounds) } else { clickVoices.skip(offset - position, sounds: sounds) }
             position = offset
             // The new sounds before the click on the same frame: a bar's first click is the new preset's.
-            if swapFrame <= clickFrame, let set = scheduledSounds {
-                scheduledSounds = nil
-                replace(sounds: set, control: control)
+            if swapFrame <= clickFrame {
+                if let set = scheduledSounds { scheduledSounds = nil; replace(sounds: set, control: control) }
+                if let g = scheduledGains { scheduledGains = nil; gains = g }
             } else if let click = clickQueue.first {
                 clickVoices.start(click.sound, gain: gains.gain(for: click.sound))
                 clickQueue.removeFirst()

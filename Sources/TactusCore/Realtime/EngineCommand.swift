@@ -10,11 +10,11 @@ public enum EngineCommand: Sendable, BitwiseCopyable {
     /// Move the song position to the start of `bar` (1-based).
     case locate(bar: Int32)
     /// New meter, accents, subdivision and optionally tempo, at a bar line or beat;
-    /// with `sounds`, the click plays them from that bar line's first click (a
-    /// preset's samples: the old bar keeps its sound to the end). The set replaced,
-    /// or one never used (the switch overtaken by another), comes back in
-    /// `EngineControl.retiredSounds`.
-    case changeBar(BarSettings, tempo: BPM?, at: SwitchPoint, sounds: SoundSet? = nil)
+    /// with `sounds` and `gains`, the click plays them from that bar line's first
+    /// click (a preset's samples and levels: the old bar keeps its sound to the
+    /// end). The set replaced, or one never used (the switch overtaken by
+    /// another), comes back in `EngineControl.retiredSounds`.
+    case changeBar(BarSettings, tempo: BPM?, at: SwitchPoint, sounds: SoundSet? = nil, gains: SoundGains? = nil)
     /// Play a feedback cue on the feedback output, at the start of the next block
     /// (and as a MIDI note on the clock stream when feedback notes are on).
     case cue(ClickSound)

@@ -131,7 +131,7 @@ struct ControlSessionTests {
         let h = SessionHarness()
         h.key(.beatsPerBar(7), at: 0)
         h.key(.beatsPerBar(10), at: 0.1)
-        let bars = h.commands().compactMap { if case .changeBar(let b, let t, _, _) = $0 { (b, t) } else { nil } }
+        let bars = h.commands().compactMap { if case .changeBar(let b, let t, _, _, _) = $0 { (b, t) } else { nil } }
         #expect(bars.map(\.0.meter) == [Meter("7/4")!, Meter("10/4")!])
         #expect(bars.map(\.0.accents.description) == ["Xxxxxxx", "Xxxxxxxxxx"])
         #expect(bars.allSatisfy { $0.1 == nil }, "the tempo stays")

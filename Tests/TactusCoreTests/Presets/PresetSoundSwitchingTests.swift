@@ -93,4 +93,20 @@ struct PresetSoundSwitchingTests {
         #expect(Self.soundingFrames(h).suffix(3) == [60_160, 60_161, 60_162], "bar 1 of the 7/8 in three-sample clicks")
         tripled.deallocate()
     }
+
+    /// A quieter preset's gains also wait for its bar line: the last beats of the
+    /// old bar keep their level, the new bar's first click has the new one.
+    @Test func thePresetsGainsTakeEffectOnItsFirstClickNotBefore() throws {
+        let four = try decode(PresetSwitchingTests.fourFour120)
+        let quiet = try decode(#"{ "format": 1, "name": "Quiet", "tempo": 120, "sounds": { "accent": { "gain": 0.5 }, "beat": { "gain": 0.25 } } }"#)
+        let h = EngineHarness(four.engineConfiguration(sampleRate: 48_000), keepAudio: true)
+        h.send(.start)
+        h.render(until: 40_192)
+        let pushed = quiet.apply(to: h.control.pointee, sampleRate: 48_000, at: .nextBar)
+        #expect(pushed)
+        h.render(until: 130_000)
+        // Impulses: accent 1, beat 0.5 (EngineHarness), at gain 1 to the bar line, then 0.5 and 0.25.
+        #expect(Self.soundingFrames(h) == [0, 24_000, 48_000, 72_000, 96_000, 120_000])
+        #expect([0, 24_000, 48_000, 72_000, 96_000, 120_000].map { h.audio[$0] } == [1, 0.5, 0.5, 0.5, 0.5, 0.125])
+    }
 }

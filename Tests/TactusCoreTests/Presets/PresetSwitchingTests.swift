@@ -139,8 +139,8 @@ struct PresetSwitchingTests {
 
         let byName = switcher.select(named: "seven", control: h.control.pointee)
         #expect(byName == .switched(library.entries[1]))
-        // changeBar, gains, clock offset, clock while stopped, song position; then the tempo.
-        #expect(h.control.pointee.commands.count == 5)
+        // changeBar (with the gains), clock offset, clock while stopped, song position; then the tempo.
+        #expect(h.control.pointee.commands.count == 4)
         #expect(h.control.pointee.tempo.load() == BPM(133))
 
         let byPath = switcher.load(path: sevenFile, control: h.control.pointee)
