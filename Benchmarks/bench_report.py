@@ -154,7 +154,7 @@ def timing_cell(stream):
     return text + ")"
 
 
-def run_note(server, period, bpm, attempts, run):
+def run_note(attempts, run):
     notes = []
     if attempts > 1:
         notes.append(f"{attempts} attempts")
@@ -174,7 +174,7 @@ def timing_rows(number, runs, stream_name):
         streams = {(s["program"], s["stream"]): s for s in run["streams"]}
         tactus, peer = streams[("tactus", stream_name)], streams[(PEER_OF[stream_name], stream_name)]
         rows.append([number, f"{stream_name} timing: max error, drift (events)",
-                     setting(server, period, bpm) + run_note(server, period, bpm, attempts, run),
+                     setting(server, period, bpm) + run_note(attempts, run),
                      timing_cell(tactus), f"{PEER_OF[stream_name]}: {timing_cell(peer)}"])
     return rows
 
@@ -266,7 +266,7 @@ def alsa_rows(raw, runs):
         return []
     with open(path) as f:
         text = f.read()
-    where = "alsa-vm (emulated CPU)" if "alsa-vm" in text or "inside the alsa-vm" in text else "this machine's sequencer"
+    where = "alsa-vm (emulated CPU)" if "alsa-vm" in text else "this machine's sequencer"
     jack = {}
     for server, period, bpm, attempts, run in runs:
         if server == "jackd" and period == 256:

@@ -74,6 +74,7 @@ class PressureLatencyOnSyntheticRecordings(unittest.TestCase):
         self.assertEqual([int(n[2], 16) for n in notes], [72, 71, 72, 71])
         strong = [float(line.split()[0]) for line in lines if line.split()[1:] == ["d0", "78"]]
         holds = [float(n[0]) for n in notes]
+        self.assertEqual(len(strong), 4)
         for hold, press in zip(holds, strong):
             self.assertTrue(0.5 <= press - hold < 0.66)
 

@@ -36,8 +36,6 @@ public final class ControlSession<Clock: ControlClock> {
     public var presetSwitched: (PresetEntry) -> Void = { _ in }
     /// Called when a tempo should be kept as the last tempo (a hold ended, a key, a tap).
     public var saveLastTempo: (BPM) -> Void = { _ in }
-    /// Called with every report of the loop after this session handled it (MIDI feedback, tests).
-    public var reportObserver: (ControlReport) -> Void = { _ in }
 
     /// - Parameters:
     ///   - inputs: the consumer ends of the MIDI input rings (JACK `control`, ALSA `control`).
@@ -139,7 +137,6 @@ public final class ControlSession<Clock: ControlClock> {
         case .cue, .status:
             break
         }
-        reportObserver(report)
     }
 
     private func apply(_ outcome: PresetSwitcher.Outcome) {

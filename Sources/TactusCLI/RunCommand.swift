@@ -53,7 +53,7 @@ public enum RunCommand {
         // change log goes out, all in the metronome's tick.
         let session = controlSession(options, jack: jack, control: control, presets: presets, environment: environment,
                                      inputs: [{ shared.pointer.pointee.controlInput.pop() }, { alsaInput.pointee.pop() }],
-                                     samples: samplesInUse, sampleRate: { metronome.status?.sampleRate ?? jack.engine.sampleRate })
+                                     samples: samplesInUse, sampleRate: { metronome.sampleRate })
         session.presetSwitched = { entry in samplesInUse.use(entry) }
         session.saveLastTempo = { (tempo: BPM) in
             do throws(OptionError) { try lastTempo.save(tempo) } catch { printError(error.message) }
@@ -106,7 +106,7 @@ public enum RunCommand {
         if let presets {
             var s = PresetSwitcher(library: presets.library, sampleRate: jack.engine.sampleRate, switchPoint: options.switchPoint,
                                    masterGain: options.linearGain)
-            s.currentSampleRate = sampleRate
+            if let sampleRate { s.sampleRate = sampleRate }
             if let samples { s.samples = { entry, rate throws(PresetError) in try samples.soundSet(for: entry, sampleRate: rate) } }
             if let entry = presets.preset { s.started(with: entry) }
             switcher = s

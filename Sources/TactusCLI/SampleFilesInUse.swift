@@ -42,11 +42,8 @@ final class SampleFilesInUse: Sendable {
     func soundSet(for entry: PresetEntry, sampleRate: Int) throws(PresetError) -> SoundSet? {
         let wanted = files(for: entry)
         guard wanted != current else { return nil }
-        try Self.check(entry, except: commandLine)
-        do throws(OptionError) {
-            return try Options.soundSet(files: wanted, sampleRate: sampleRate)
-        } catch {
-            throw PresetError(file: entry.file, path: "sounds", problem: Self.reason(error.message), allowed: nil)
+        return try Options.soundSet(files: wanted, sampleRate: sampleRate) { sound, error in
+            Self.failure(entry, sound, error, commandLine: commandLine[sound] != nil)
         }
     }
 
@@ -54,21 +51,21 @@ final class SampleFilesInUse: Sendable {
     /// (given on the command line): one that does not decode is a `PresetError`
     /// naming its field, e.g. `sounds.beat.sample`.
     static func check(_ entry: PresetEntry, except: [ClickSound: String] = [:]) throws(PresetError) {
-        let files = entry.sampleFiles()
-        for (key, sound) in PresetFile.sampleKeys where except[sound] == nil {
-            guard let path = files[sound] else { continue }
-            do throws(OptionError) {
-                let audio = try WAVReader.read(path: path)
-                if audio.samples.isEmpty { throw OptionError("'\(path)' has no audio frames") }
-            } catch {
-                throw PresetError(file: entry.file, path: "sounds." + key, problem: reason(error.message),
-                                  allowed: "\"builtin\" or a WAV file (mono or stereo) that libsndfile reads")
-            }
-        }
+        let files = entry.sampleFiles().filter { except[$0.key] == nil }
+        guard !files.isEmpty else { return }
+        try Options.soundSet(files: files, sampleRate: 48_000) { sound, error in
+            failure(entry, sound, error, commandLine: false)
+        }.deallocate()
     }
 
-    /// The reader's message without its "tactus: " prefix (the preset message has its own).
-    private static func reason(_ message: String) -> String {
-        message.hasPrefix("tactus: ") ? String(message.dropFirst(8)) : message
+    /// A sample of `entry` that does not decode, by its field; a `--sample-*`
+    /// file (read at start, gone since) by its option.
+    private static func failure(_ entry: PresetEntry, _ sound: ClickSound, _ error: OptionError, commandLine: Bool) -> PresetError {
+        let problem = error.message.hasPrefix("tactus: ") ? String(error.message.dropFirst(8)) : error.message
+        guard !commandLine, let key = PresetFile.sampleKeys.first(where: { $0.1 == sound })?.0 else {
+            return PresetError(file: entry.file, problem: "--sample-\(sound): \(problem)")
+        }
+        return PresetError(file: entry.file, path: "sounds." + key, problem: problem,
+                           allowed: "\"builtin\" or a WAV file (mono or stereo) that libsndfile reads")
     }
 }

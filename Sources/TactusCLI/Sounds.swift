@@ -10,9 +10,22 @@ extension Options {
 
     /// The synthesised sounds with `files` (WAV paths by sound) in their place.
     public static func soundSet(files: [ClickSound: String], sampleRate: Int) throws(OptionError) -> SoundSet {
+        try soundSet(files: files, sampleRate: sampleRate) { _, error in error }
+    }
+
+    /// The same, `failure` saying what a file that does not decode was for (a
+    /// preset's field); files are read in `ClickSound` order, so the first of
+    /// several bad ones is always the same.
+    static func soundSet<Failure: Error>(files: [ClickSound: String], sampleRate: Int,
+                                         failure: (ClickSound, OptionError) -> Failure) throws(Failure) -> SoundSet {
         var user: [ClickSound: [Float]] = [:]
-        for (sound, path) in files {
-            user[sound] = try WAVReader.clickSample(path: path, sampleRate: sampleRate)
+        for sound in ClickSound.allCases {
+            guard let path = files[sound] else { continue }
+            do throws(OptionError) {
+                user[sound] = try WAVReader.clickSample(path: path, sampleRate: sampleRate)
+            } catch {
+                throw failure(sound, error)
+            }
         }
         return SoundSet(sampleRate: sampleRate) { sound in
             user[sound] ?? ClickSynthesizer.samples(for: sound, sampleRate: sampleRate)

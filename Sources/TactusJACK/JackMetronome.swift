@@ -29,6 +29,8 @@ public final class JackMetronome {
     public private(set) var isConnected = false
     /// The name JACK gave the client ("tactus", or "tactus-01" when taken).
     public private(set) var clientName: String
+    /// The rate the engine renders at: the server's, or the one it had last.
+    public var sampleRate: Int { context?.pointee.engine.sampleRate ?? options.engine.sampleRate }
     private var everConnected = false
     private var lostAt: ContinuousClock.Instant?
     private var nextAttempt = ContinuousClock.now

@@ -1,7 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CJack
+import TactusCore
 
 /// What the JACK side looks like now, for the status display and the log:
 /// read on the control thread with the non-real-time JACK calls
@@ -26,7 +24,7 @@ public struct JackStatus: Hashable, Sendable {
 extension JackMetronome {
     /// The server's name as libjack resolves it for this client.
     public var serverName: String {
-        options.serverName ?? ProcessInfoLite.environment("JACK_DEFAULT_SERVER") ?? "default"
+        options.serverName ?? ProcessEnvironment.value("JACK_DEFAULT_SERVER") ?? "default"
     }
 
     /// Now, or nil while no server is there. Control thread.
@@ -35,13 +33,5 @@ extension JackMetronome {
         return JackStatus(server: serverName, client: clientName, sampleRate: client.sampleRate, period: client.bufferSize,
                           xruns: notices.pointee.xruns.load(ordering: .relaxed), dspLoad: Double(jack_cpu_load(client.handle)),
                           clockConnections: client.connections(of: ports.clock), controlConnections: client.connections(of: ports.control))
-    }
-}
-
-enum ProcessInfoLite {
-    static func environment(_ name: String) -> String? {
-        guard let value = getenv(name) else { return nil }
-        let text = String(cString: value)
-        return text.isEmpty ? nil : text
     }
 }

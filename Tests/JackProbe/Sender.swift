@@ -113,9 +113,11 @@ enum Sender {
         jack_set_process_callback(client, senderProcess, state)
         jack_on_info_shutdown(client, probeServerGone, Unmanaged.passUnretained(gone).toOpaque())
         guard jack_activate(client) == 0 else { fail("cannot activate") }
-        if ProbeClient.connect(client, "\(String(cString: jack_get_client_name(client))):out", target) {
-            state.pointee.connected.store(true, ordering: .releasing)
+        // Unconnected, the schedule would never be played out (it starts on connection).
+        guard ProbeClient.connect(client, "\(String(cString: jack_get_client_name(client))):out", target) else {
+            fail("cannot connect to \(target)")
         }
+        state.pointee.connected.store(true, ordering: .releasing)
         while state.pointee.next < state.pointee.total && !gone.gone.load(ordering: .acquiring) {
             if TerminationSignals.wait(milliseconds: 10) != nil { break }
         }

@@ -35,7 +35,10 @@ struct PresetSamplesSwitchTests {
         var first: EngineCommand?
         var count = 0
         while let c = control.pointee.commands.pop() { if first == nil { first = c }; count += 1 }
-        guard case .changeBar(_, _, _, let sounds, _) = first else { return (nil, count) }
+        guard case .changeBar(_, _, _, let sounds, _) = first else {
+            if count > 0 { Issue.record("the first command is not the bar change: \(String(describing: first))") }
+            return (nil, count)
+        }
         return (sounds, count)
     }
 
@@ -84,11 +87,13 @@ struct PresetSamplesSwitchTests {
         var s = switcher(inUse)
         // `--sample-accent acc.wav` already plays: the sampled preset changes no file.
         guard case .switched(let entry) = s.select(named: "Sampled", control: control.pointee) else { Issue.record("not switched"); return }
-        #expect(pushed(control).sounds == nil)
+        let sampled = pushed(control)
+        #expect(sampled.sounds == nil && sampled.count == 4, "a bar change without sounds, then the clock options")
         // The plain preset keeps the command line's accent too.
         inUse.use(entry)
-        _ = s.select(named: "Plain", control: control.pointee)
-        #expect(pushed(control).sounds == nil)
+        #expect(s.select(named: "Plain", control: control.pointee) == .switched(s.library.entries[1]))
+        let plain = pushed(control)
+        #expect(plain.sounds == nil && plain.count == 4)
         #expect(inUse.files(for: s.current!) == [.accent: folder + "/acc.wav"])
     }
 }

@@ -35,8 +35,7 @@ extension JACKServerTests {
             func lines() -> [String] {
                 ((try? String(contentsOf: out, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
             }
-            let deadline = Date().addingTimeInterval(10)
-            while Date() < deadline && !lines().contains(where: { $0.hasSuffix(" running") }) { Thread.sleep(forTimeInterval: 0.02) }
+            #expect(Launch.waitFor(out, containing: " running\n"), "\(Launch.text(out))")
 
             // The up key held 1 s at strong pressure (tap 121, five +10 steps: 171),
             // Program Change 1 (the second preset of the set list, Waltz: 168 BPM,

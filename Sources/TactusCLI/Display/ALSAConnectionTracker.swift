@@ -13,31 +13,25 @@ public final class ALSAConnectionTracker: Sendable {
     /// Takes note of one report line; true when it was about a connection.
     @discardableResult
     public func note(_ line: String) -> Bool {
-        let text = line.hasPrefix("tactus: ") ? String(line.dropFirst(8)) : line
-        guard text.hasPrefix("ALSA: ") else { return false }
-        let body = String(text.dropFirst(6))
-        if body.hasPrefix("disconnected ") {
-            let rest = body.dropFirst(13)
-            if rest.hasPrefix("clock → ") {
-                let gone = MIDIConnection(.alsa, .clock, String(rest.dropFirst(8)))
-                connections.withLock { $0.removeAll { $0 == gone } }
-            } else if rest.hasSuffix(" → control") {
-                let gone = MIDIConnection(.alsa, .control, String(rest.dropLast(10)))
-                connections.withLock { $0.removeAll { $0 == gone } }
-            } else {
-                return false
-            }
-        } else if body.hasPrefix("clock → ") {
-            add(MIDIConnection(.alsa, .clock, String(body.dropFirst(8))))
-        } else if body.hasSuffix(" → control") {
-            add(MIDIConnection(.alsa, .control, String(body.dropLast(10))))
-        } else if let range = body.firstRange(of: " went away;") {
-            let port = String(body[..<range.lowerBound])
-            connections.withLock { $0.removeAll { $0.other == port } }
-        } else {
-            return false
+        guard line.hasPrefix("ALSA: ") else { return false }
+        var body = line.dropFirst(6)
+        let disconnected = body.hasPrefix("disconnected ")
+        if disconnected { body = body.dropFirst("disconnected ".count) }
+        if let connection = Self.connection(body) {
+            if disconnected { connections.withLock { $0.removeAll { $0 == connection } } } else { add(connection) }
+            return true
         }
+        guard !disconnected, let range = body.firstRange(of: " went away;") else { return false }
+        let port = String(body[..<range.lowerBound])
+        connections.withLock { $0.removeAll { $0.other == port } }
         return true
+    }
+
+    /// "clock → PORT" or "PORT → control", as the ALSA client words a connection.
+    private static func connection(_ body: Substring) -> MIDIConnection? {
+        if body.hasPrefix("clock → ") { return MIDIConnection(.alsa, .clock, String(body.dropFirst("clock → ".count))) }
+        if body.hasSuffix(" → control") { return MIDIConnection(.alsa, .control, String(body.dropLast(" → control".count))) }
+        return nil
     }
 
     public var current: [MIDIConnection] { connections.withLock { $0 } }

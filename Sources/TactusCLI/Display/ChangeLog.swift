@@ -32,8 +32,11 @@ public struct ChangeLog: Sendable {
 
     /// The lines for `model`, seen at `time` (µs since the Unix epoch, UTC).
     public mutating func lines(for model: DisplayModel, at time: Int64) -> [String] {
+        let changed = changes(to: model)
+        // Most rounds change nothing: no timestamp to format then.
+        guard !changed.isEmpty else { return [] }
         let stamp = Timestamp.iso8601(microsecondsSinceEpoch: time)
-        return changes(to: model).map { "\(stamp) \($0)" }
+        return changed.map { "\(stamp) \($0)" }
     }
 
     /// What changed since the previous model, without timestamps.

@@ -69,10 +69,7 @@ public final class StandardErrorCapture: @unchecked Sendable {
         if let thread { pthread_join(thread, nil) }
         close(readEnd)
         let all = lines.withLock { $0 }
-        for line in all {
-            let bytes = Array((line + "\n").utf8)
-            _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
-        }
+        for line in all { printError(line) }
     }
 
     private func run() {

@@ -35,14 +35,21 @@ extension Preset {
     }
 }
 
-extension PresetEntry {
+extension Preset {
     /// The WAV file of every sound the preset does not leave built in, paths
-    /// resolved against the preset file's folder (`SampleChoice.path`).
-    public func sampleFiles(home: String? = PresetFile.homeDirectory) -> [ClickSound: String] {
+    /// resolved against the folder of `presetFile` (`SampleChoice.path`).
+    public func sampleFiles(presetFile: String, home: String? = PresetFile.homeDirectory) -> [ClickSound: String] {
         var files: [ClickSound: String] = [:]
         for sound in ClickSound.allCases {
-            if let path = preset.sounds[sound].path(presetFile: file, home: home) { files[sound] = path }
+            if let path = sounds[sound].path(presetFile: presetFile, home: home) { files[sound] = path }
         }
         return files
+    }
+}
+
+extension PresetEntry {
+    /// The preset's sample files, resolved against its file's folder.
+    public func sampleFiles(home: String? = PresetFile.homeDirectory) -> [ClickSound: String] {
+        preset.sampleFiles(presetFile: file, home: home)
     }
 }

@@ -10,8 +10,9 @@ public enum PresetFile {
         let bytes = try read(path: path, limit: Preset.maximumFileSize)
         let preset = try Preset.decode(bytes, file: path)
         var issues: [PresetIssue] = []
+        let files = preset.sampleFiles(presetFile: path, home: home)
         for (key, sound) in sampleKeys {
-            guard let file = preset.sounds[sound].path(presetFile: path, home: home) else { continue }
+            guard let file = files[sound] else { continue }
             if access(file, R_OK) != 0 {
                 issues.append(PresetIssue(path: "sounds." + key, problem: "cannot read \(file): \(String(cString: strerror(errno)))",
                                           allowed: FieldFormat<SampleChoice>.sample.allowed))
@@ -27,7 +28,7 @@ public enum PresetFile {
         ("feedback.impact", .impact), ("feedback.selection", .selection), ("feedback.maximum", .maximum), ("feedback.commit", .commit),
     ]
 
-    public static var homeDirectory: String? { getenv("HOME").map { String(cString: $0) } }
+    public static var homeDirectory: String? { ProcessEnvironment.value("HOME") }
 
     /// The bytes of the regular file at `path`, at most `limit` of them: a larger
     /// file, a directory, a device or an unreadable file is refused with one message.

@@ -20,11 +20,8 @@ public struct PresetSwitcher {
     /// The place of `current` in the list, nil when it came from elsewhere (`--preset PATH`).
     public private(set) var currentIndex: Int?
     public var switchPoint: SwitchPoint
-    /// The engine's sample rate now (the JACK server's may differ from the one at start).
-    public var sampleRate: Int { currentSampleRate?() ?? startSampleRate }
-    private let startSampleRate: Int
-    /// Where the engine's sample rate is read at each switch; nil: the one at start.
-    public var currentSampleRate: (() -> Int)?
+    /// The engine's sample rate, read at each switch (the JACK server's may change).
+    public var sampleRate: () -> Int
     /// Reads a preset's WAV samples at `sampleRate`, off the real-time thread, before
     /// the switch: nil when the preset sounds as the one playing (nothing to swap),
     /// a `PresetError` naming the field when a file does not decode (the preset is
@@ -37,7 +34,7 @@ public struct PresetSwitcher {
     public init(library: PresetLibrary, sampleRate: Int, switchPoint: SwitchPoint = .nextBar, masterGain: Float = 1,
                 loader: @escaping (String) throws(PresetError) -> Preset = { path throws(PresetError) in try PresetFile.load(path: path) }) {
         self.library = library
-        startSampleRate = sampleRate
+        self.sampleRate = { sampleRate }
         self.switchPoint = switchPoint
         self.masterGain = masterGain
         self.loader = loader
@@ -105,7 +102,7 @@ public struct PresetSwitcher {
     }
 
     private mutating func apply(_ entry: PresetEntry, index: Int?, control: borrowing EngineControl) -> Outcome {
-        let rate = sampleRate
+        let rate = sampleRate()
         var sounds: SoundSet?
         if let samples {
             do throws(PresetError) { sounds = try samples(entry, rate) } catch { return .refused(error) }

@@ -85,16 +85,12 @@ public struct Engine: ~Copyable {
     private var pendingBarTempo: BPM?
     private var pendingBarPoint = SwitchPoint.nextBar
     private var pendingBarPulse: Int64 = 0
-    /// The sounds of the pending bar change, for its first click.
-    private var pendingSounds: SoundSet?
-    /// The gains of the pending bar change, for its first click.
-    private var pendingGains: SoundGains?
-    /// Gains to play from `scheduledSoundsFrame`, as `scheduledSounds`.
-    private var scheduledGains: SoundGains?
-    /// Sounds to play from `scheduledSoundsFrame` (the click frame of a bar change
-    /// that took effect), swapped in by `renderClicks` at that frame.
-    private var scheduledSounds: SoundSet?
-    private var scheduledSoundsFrame: Int64 = 0
+    /// The sounds and gains of the pending bar change, for its first click.
+    private var pendingSound = SoundChange()
+    /// Those of a bar change that took effect, swapped in by `renderClicks` at
+    /// `scheduledSoundFrame` (its first click's frame).
+    private var scheduledSound = SoundChange()
+    private var scheduledSoundFrame: Int64 = 0
     private var lastRequestedTempo: BPM
 
     // Output.
@@ -142,7 +138,7 @@ public struct Engine: ~Copyable {
     /// Sets held for a preset switch not yet heard (waiting for its bar line, or
     /// for its frame in this block): whoever discards this engine (a sample-rate
     /// rebuild) frees them with `soundSet`. Not for the render thread.
-    public var unheardSoundSets: [SoundSet] { [pendingSounds, scheduledSounds].compactMap { $0 } }
+    public var unheardSoundSets: [SoundSet] { [pendingSound.sounds, scheduledSound.sounds].compactMap { $0 } }
 
     /// The settings in force now (after every command applied so far), to build an
     /// engine at another sample rate that sounds the same (JACK server restarted at
@@ -150,7 +146,7 @@ public struct Engine: ~Copyable {
     public func configuration(atSampleRate rate: Int) -> EngineConfiguration {
         let offsetFrames = clockDelay - clickDelay
         return EngineConfiguration(
-            sampleRate: rate, tempo: pendingBarTempo ?? pendingTempo ?? tempo, bar: pendingBar ?? bar, gains: pendingGains ?? scheduledGains ?? gains,
+            sampleRate: rate, tempo: pendingBarTempo ?? pendingTempo ?? tempo, bar: pendingBar ?? bar, gains: pendingSound.gains ?? scheduledSound.gains ?? gains,
             clockOffsetFrames: Int32(clamping: (offsetFrames * Int64(rate) + Int64(sampleRate / 2)) / Int64(sampleRate)),
             clockWhileStopped: clockWhileStopped, sendSongPosition: sendSongPosition, muted: muted, feedbackNotes: feedbackNotes)
     }
@@ -245,11 +241,7 @@ public struct Engine: ~Copyable {
         case .changeBar(let settings, let newTempo, let point, let newSounds, let newGains):
             if let newTempo { lastRequestedTempo = newTempo }
             if running {
-                if let newSounds {
-                    if let unused = pendingSounds { control.retiredSounds.push(unused) }
-                    pendingSounds = newSounds
-                }
-                if let newGains { pendingGains = newGains }
+                pendingSound.take(SoundChange(sounds: newSounds, gains: newGains), retired: control.retiredSounds)
                 pendingBar = settings
                 pendingBarTempo = newTempo
                 pendingBarPoint = point
@@ -269,8 +261,7 @@ public struct Engine: ~Copyable {
                 meterOriginBar = 1
                 songClocks = 0
                 refreshAnchor()
-                if let newSounds { replace(sounds: newSounds, control: control) }
-                if let newGains { gains = newGains }
+                apply(SoundChange(sounds: newSounds, gains: newGains), control: control)
                 control.status.barChanges.add(1, ordering: .relaxed)
             }
         case .cue(let sound):
@@ -293,6 +284,12 @@ public struct Engine: ~Copyable {
         case .replaceSounds(let set):
             replace(sounds: set, control: control)
         }
+    }
+
+    /// A preset's sounds and gains from now on (either may be nil: unchanged).
+    private mutating func apply(_ change: SoundChange, control: borrowing EngineControl) {
+        if let set = change.sounds { replace(sounds: set, control: control) }
+        if let g = change.gains { gains = g }
     }
 
     /// Plays from `set` from now on. Voices sounding stop: their positions index
@@ -334,8 +331,8 @@ public struct Engine: ~Copyable {
             pendingBar = nil
             meterOriginSong = 0
             meterOriginBar = 1
-            if let set = pendingSounds { pendingSounds = nil; replace(sounds: set, control: control) }
-            if let g = pendingGains { pendingGains = nil; gains = g }
+            apply(pendingSound, control: control)
+            pendingSound = SoundChange()
         }
         emitMIDI(MIDIBytes(MIDIStatus.stop), gridFrame: blockStart)
         resumeSongPulse = (songClocks / Grid.clocksPerMIDIBeat) * Grid.pulsesPerMIDIBeat
@@ -452,17 +449,12 @@ public struct Engine: ~Copyable {
         meterOriginSong = e - songOrigin
         meterOriginBar = newBarNumber
         refreshAnchor()
-        if let set = pendingSounds {
+        if !pendingSound.isEmpty {
             // Two bar changes within one block: the earlier set never sounded.
-            if let unused = scheduledSounds { retired.push(unused) }
-            scheduledSounds = set
-            pendingSounds = nil
+            scheduledSound.take(pendingSound, retired: retired)
+            scheduledSoundFrame = anchor.frame(of: e) + clickDelay
+            pendingSound = SoundChange()
         }
-        if let g = pendingGains {
-            scheduledGains = g
-            pendingGains = nil
-        }
-        if scheduledSounds != nil || scheduledGains != nil { scheduledSoundsFrame = anchor.frame(of: e) + clickDelay }
         status.barChanges.add(1, ordering: .relaxed)
     }
 
@@ -626,7 +618,7 @@ public struct Engine: ~Copyable {
         while true {
             var clickFrame = Int64.max
             if let click = clickQueue.first { clickFrame = click.frame }
-            let swapFrame = scheduledSounds == nil && scheduledGains == nil ? Int64.max : scheduledSoundsFrame
+            let swapFrame = scheduledSound.isEmpty ? Int64.max : scheduledSoundFrame
             let next = min(clickFrame, swapFrame)
             guard next < end else { break }
             let offset = max(position, Int(next - blockStart))
@@ -634,14 +626,31 @@ public struct Engine: ~Copyable {
             position = offset
             // The new sounds before the click on the same frame: a bar's first click is the new preset's.
             if swapFrame <= clickFrame {
-                if let set = scheduledSounds { scheduledSounds = nil; replace(sounds: set, control: control) }
-                if let g = scheduledGains { scheduledGains = nil; gains = g }
+                apply(scheduledSound, control: control)
+                scheduledSound = SoundChange()
             } else if let click = clickQueue.first {
                 clickVoices.start(click.sound, gain: gains.gain(for: click.sound))
                 clickQueue.removeFirst()
             }
         }
         if let out { clickVoices.mix(into: out, from: position, to: frames, sounds: sounds) } else { clickVoices.skip(frames - position, sounds: sounds) }
+    }
+}
+
+/// A preset's sounds and gains riding on a bar change, each nil when unchanged.
+struct SoundChange: BitwiseCopyable {
+    var sounds: SoundSet?
+    var gains: SoundGains?
+
+    var isEmpty: Bool { sounds == nil && gains == nil }
+
+    /// Takes what `newer` changes; a set it replaces never sounded and goes to `retired`.
+    mutating func take(_ newer: SoundChange, retired: borrowing SPSCRing<SoundSet>) {
+        if let set = newer.sounds {
+            if let unused = sounds { retired.push(unused) }
+            sounds = set
+        }
+        if let g = newer.gains { gains = g }
     }
 }
 

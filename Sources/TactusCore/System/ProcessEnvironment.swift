@@ -6,6 +6,14 @@ import Glibc
 /// `HOME`, `TACTUS_PRESETS_DIR`. Read at start-up on the control thread;
 /// callers pass the dictionary on, so tests give their own.
 public enum ProcessEnvironment {
+    /// One variable (`getenv`), nil when unset or empty: for a value read again
+    /// and again (the JACK server's name on every redraw), without copying `environ`.
+    public static func value(_ name: String) -> String? {
+        guard let value = getenv(name) else { return nil }
+        let text = String(cString: value)
+        return text.isEmpty ? nil : text
+    }
+
     public static var current: [String: String] {
         var result: [String: String] = [:]
         var pointer = environ

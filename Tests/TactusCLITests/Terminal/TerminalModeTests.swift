@@ -1,4 +1,5 @@
 import CTerminal
+import TactusCore
 import Testing
 @testable import TactusCLI
 #if canImport(Glibc)
@@ -91,7 +92,7 @@ struct TerminalModeTests {
         defer { session.leave() }
         let reader = KeyReader(input: pty.follower)
         reader.start()
-        let before = MonotonicClockForTests.now()
+        let before = MonotonicClock().now().microseconds
         let bytes = Array("\u{1B}[C t]q".utf8) + [0x03]
         _ = bytes.withUnsafeBytes { write(pty.leader, $0.baseAddress, $0.count) }
         var keys: [TimedKeyAction] = []
@@ -103,9 +104,4 @@ struct TerminalModeTests {
         #expect(keys.map(\.action) == [.tempoStep(1), .startStop, .tap, .nextPreset, .quit, .quit])
         #expect(keys.allSatisfy { $0.microseconds >= before })
     }
-}
-
-import TactusCore
-enum MonotonicClockForTests {
-    static func now() -> Int64 { MonotonicClock().now().microseconds }
 }

@@ -12,17 +12,25 @@ struct PresetSoundSwitchingTests {
         SoundSet(sampleRate: 48_000) { [Float](repeating: EngineHarness.impulseValue[$0]!, count: length) }
     }
 
+    static var four: Preset { get throws { try decode(PresetSwitchingTests.fourFour120) } }
+    static var seven: Preset { get throws { try decode(PresetSwitchingTests.sevenEight133) } }
+
+    /// 4/4 at 120 playing, mid bar 1 (the bar line at 96 000), the audio kept.
+    static func midFirstBar() throws -> EngineHarness {
+        let h = EngineHarness(try four.engineConfiguration(sampleRate: 48_000), keepAudio: true)
+        h.send(.start)
+        h.render(until: 40_192)
+        return h
+    }
+
     /// The frames where the click output is not silent.
     static func soundingFrames(_ h: EngineHarness) -> [Int64] {
         h.audio.indices.filter { h.audio[$0] != 0 }.map(Int64.init)
     }
 
     @Test func theNewSamplesSoundFromTheBarLineWhereThePresetTakesEffect() throws {
-        let four = try decode(PresetSwitchingTests.fourFour120)
-        let seven = try decode(PresetSwitchingTests.sevenEight133)
-        let h = EngineHarness(four.engineConfiguration(sampleRate: 48_000), keepAudio: true)
-        h.send(.start)
-        h.render(until: 40_192)
+        let four = try Self.four, seven = try Self.seven
+        let h = try Self.midFirstBar()
         let doubled = Self.impulses(length: 2)
         let pushed = seven.apply(to: h.control.pointee, sampleRate: 48_000, at: .nextBar, samples: doubled)
         #expect(pushed)
@@ -39,11 +47,8 @@ struct PresetSoundSwitchingTests {
     }
 
     @Test func aSwitchOvertakenBeforeItsBarLineGivesItsUnheardSamplesBack() throws {
-        let four = try decode(PresetSwitchingTests.fourFour120)
-        let seven = try decode(PresetSwitchingTests.sevenEight133)
-        let h = EngineHarness(four.engineConfiguration(sampleRate: 48_000), keepAudio: true)
-        h.send(.start)
-        h.render(until: 40_192)
+        let four = try Self.four, seven = try Self.seven
+        let h = try Self.midFirstBar()
         let doubled = Self.impulses(length: 2), tripled = Self.impulses(length: 3)
         let pushed = seven.apply(to: h.control.pointee, sampleRate: 48_000, at: .nextBar, samples: doubled)
         #expect(pushed)
@@ -63,8 +68,7 @@ struct PresetSoundSwitchingTests {
     }
 
     @Test func stoppedTheSamplesChangeAtOnceAndAStopBeforeTheBarLineTakesThemToo() throws {
-        let four = try decode(PresetSwitchingTests.fourFour120)
-        let seven = try decode(PresetSwitchingTests.sevenEight133)
+        let four = try Self.four, seven = try Self.seven
         // Stopped: the new bar and sounds at once.
         let stopped = EngineHarness(four.engineConfiguration(sampleRate: 48_000))
         let doubled = Self.impulses(length: 2)
@@ -77,9 +81,7 @@ struct PresetSoundSwitchingTests {
 
         // Running, then stopped before the bar line: the pending preset becomes the
         // song's setting, and its sounds come with it.
-        let h = EngineHarness(four.engineConfiguration(sampleRate: 48_000), keepAudio: true)
-        h.send(.start)
-        h.render(until: 40_192)
+        let h = try Self.midFirstBar()
         let tripled = Self.impulses(length: 3)
         let pushed = seven.apply(to: h.control.pointee, sampleRate: 48_000, at: .nextBar, samples: tripled)
         #expect(pushed)
@@ -97,11 +99,8 @@ struct PresetSoundSwitchingTests {
     /// A quieter preset's gains also wait for its bar line: the last beats of the
     /// old bar keep their level, the new bar's first click has the new one.
     @Test func thePresetsGainsTakeEffectOnItsFirstClickNotBefore() throws {
-        let four = try decode(PresetSwitchingTests.fourFour120)
         let quiet = try decode(#"{ "format": 1, "name": "Quiet", "tempo": 120, "sounds": { "accent": { "gain": 0.5 }, "beat": { "gain": 0.25 } } }"#)
-        let h = EngineHarness(four.engineConfiguration(sampleRate: 48_000), keepAudio: true)
-        h.send(.start)
-        h.render(until: 40_192)
+        let h = try Self.midFirstBar()
         let pushed = quiet.apply(to: h.control.pointee, sampleRate: 48_000, at: .nextBar)
         #expect(pushed)
         h.render(until: 130_000)

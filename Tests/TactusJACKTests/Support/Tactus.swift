@@ -23,4 +23,14 @@ enum Launch {
     }
 
     static func text(_ url: URL) -> String { (try? String(contentsOf: url, encoding: .utf8)) ?? "" }
+
+    /// Waits up to `seconds` until the file at `url` contains `text`.
+    static func waitFor(_ url: URL, containing text: String, seconds: Double = 10) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if Launch.text(url).contains(text) { return true }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return false
+    }
 }

@@ -72,9 +72,10 @@ final class Tmux {
         try run(["send-keys", "-t", target] + keys)
     }
 
-    /// The pane's rows as shown now, without colours.
-    func screen() throws -> [String] {
-        let text = try run(["capture-pane", "-p", "-t", target])
+    /// The pane's rows as shown now, without colours; `joiningWrapped`: a line
+    /// wider than the pane, which tmux wraps, comes back whole (`-J`).
+    func screen(joiningWrapped: Bool = false) throws -> [String] {
+        let text = try run(["capture-pane", "-p"] + (joiningWrapped ? ["-J"] : []) + ["-t", target])
         var lines = text.components(separatedBy: "\n")
         if lines.last == "" { lines.removeLast() }
         return lines
