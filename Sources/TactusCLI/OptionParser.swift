@@ -127,7 +127,6 @@ public enum OptionParser {
         add(["--start-stopped"], flag { $0.startStopped = true })
         add(["-o", "--clock-offset"], value("milliseconds from -2000 to 2000, negative sends the clock early") { o, v, n throws(OptionError) in
             o.clockOffsetMilliseconds = try number(v, n, in: -2000...2000, "milliseconds from -2000 to 2000, negative sends the clock early")
-            o.clockOffsetGiven = true
         })
         add(["--clock-while-stopped"], flag { $0.clockWhileStopped = true })
         add(["--no-song-position"], flag { $0.sendSongPosition = false })

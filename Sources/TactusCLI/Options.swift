@@ -41,6 +41,8 @@ public struct Options: Sendable {
     public var presetSamples: [ClickSound: String] = [:]
     /// Per-sound gains: the starting preset's (no option sets them); the master is `--gain`.
     public var soundGains = SoundGains()
+    /// The starting preset's clock keys (`PresetStart.applySettings`).
+    public var presetClock = ClockOptions()
 
     // JACK.
     public var clientName = "tactus"
@@ -51,9 +53,9 @@ public struct Options: Sendable {
     public var startStopped = false
 
     // Clock.
-    public var clockOffsetMilliseconds: Double = 0
-    /// `--clock-offset` was given: it wins over a preset's `clock.offset`.
-    public var clockOffsetGiven = false
+    /// `--clock-offset`; nil: not given (a preset's `clock.offsetMs`, else 0).
+    /// What plays is `clock`: these three as they leave the preset's keys.
+    public var clockOffsetMilliseconds: Double?
     public var clockWhileStopped = false
     public var sendSongPosition = true
 

@@ -31,12 +31,9 @@ public struct PresetStart: Sendable {
     public func applySettings(to options: inout Options) throws(PresetError) {
         guard let entry = preset else { return }
         try SampleFilesInUse.check(entry, except: options.samples)
-        let p = entry.preset
         options.presetSamples = entry.sampleFiles()
-        options.soundGains = p.sounds.gains
-        if !options.clockOffsetGiven { options.clockOffsetMilliseconds = p.clock.offsetMilliseconds }
-        options.clockWhileStopped = options.clockWhileStopped || p.clock.sendWhileStopped
-        options.sendSongPosition = options.sendSongPosition && p.clock.sendSongPosition
+        options.soundGains = entry.preset.sounds.gains
+        options.presetClock = entry.preset.clock
     }
 
     /// Tempo and bar for the engine: an option given on the command line wins over the preset.
@@ -44,4 +41,28 @@ public struct PresetStart: Sendable {
         guard let preset = preset?.preset else { return (options.tempo, try options.barSettings()) }
         return (options.tempo ?? preset.tempo, try options.barSettings(base: preset.bar))
     }
+}
+
+extension Options {
+    /// `preset` as the command line leaves it: `--clock-offset` given replaces its
+    /// offset; `--clock-while-stopped` and `--no-song-position` (flags that can
+    /// only say yes, or no) win over its clock keys. At start and on every
+    /// switch, so a preset never undoes what the player asked for.
+    public func overriding(_ preset: Preset) -> Preset {
+        var p = preset
+        p.clock = overriding(p.clock)
+        return p
+    }
+
+    func overriding(_ keys: ClockOptions) -> ClockOptions {
+        var c = keys
+        if let clockOffsetMilliseconds { c.offsetMilliseconds = clockOffsetMilliseconds }
+        c.sendWhileStopped = c.sendWhileStopped || clockWhileStopped
+        c.sendSongPosition = c.sendSongPosition && sendSongPosition
+        return c
+    }
+
+    /// The clock options that play: the starting preset's keys (or the defaults)
+    /// as the command line leaves them.
+    public var clock: ClockOptions { overriding(presetClock) }
 }

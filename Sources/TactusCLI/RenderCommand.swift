@@ -43,8 +43,8 @@ public enum RenderCommand {
         gains.master = options.linearGain
         let configuration = EngineConfiguration(
             sampleRate: sampleRate, tempo: tempo ?? options.tempo ?? BPM(120), bar: settings, gains: gains,
-            clockOffsetFrames: options.clockOffsetFrames(sampleRate: sampleRate),
-            clockWhileStopped: options.clockWhileStopped, sendSongPosition: options.sendSongPosition, muted: options.mute)
+            clockOffsetFrames: options.clock.offsetFrames(sampleRate: sampleRate),
+            clockWhileStopped: options.clock.sendWhileStopped, sendSongPosition: options.clock.sendSongPosition, muted: options.mute)
 
         let writer = try WAVWriter(path: options.arguments[0], sampleRate: sampleRate, format: options.wavFormat)
         var log: UnsafeMutablePointer<FILE>?

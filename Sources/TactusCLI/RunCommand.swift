@@ -104,15 +104,18 @@ public enum RunCommand {
         let configuration = options.pressureConfiguration(base: presets?.preset?.preset.pressure ?? PressureConfiguration(), controller: controller)
         var switcher: PresetSwitcher?
         if let presets {
+            // Each preset is read afresh when chosen, then the command line's clock options applied.
             var s = PresetSwitcher(library: presets.library, sampleRate: jack.engine.sampleRate, switchPoint: options.switchPoint,
-                                   masterGain: options.linearGain)
+                                   masterGain: options.linearGain) { path throws(PresetError) in
+                options.overriding(try PresetFile.load(path: path))
+            }
             if let sampleRate { s.sampleRate = sampleRate }
             if let samples { s.samples = { entry, rate throws(PresetError) in try samples.soundSet(for: entry, sampleRate: rate) } }
             if let entry = presets.preset { s.started(with: entry) }
             switcher = s
         }
         return ControlSession(configuration: configuration, engine: control, inputs: inputs, clock: TactusCore.MonotonicClock(),
-                              bar: jack.engine.bar, muted: options.mute, clockOffsetMilliseconds: options.clockOffsetMilliseconds,
+                              bar: jack.engine.bar, muted: options.mute, clockOffsetMilliseconds: options.clock.offsetMilliseconds,
                               presets: switcher, isSetlist: options.setlist != nil)
     }
 
@@ -143,13 +146,13 @@ public enum RunCommand {
         jack.clockConnections = options.connectClock
         jack.controlConnections = options.connectControl
         jack.startStopped = options.startStopped
-        jack.clockOffsetMilliseconds = options.clockOffsetMilliseconds
+        jack.clockOffsetMilliseconds = options.clock.offsetMilliseconds
         var gains = options.soundGains
         gains.master = options.linearGain
         let settings: BarSettings
         if let bar { settings = bar } else { settings = try options.barSettings() }
         jack.engine = EngineConfiguration(sampleRate: 48_000, tempo: tempo ?? options.tempo ?? BPM(120), bar: settings, gains: gains,
-                                          clockWhileStopped: options.clockWhileStopped, sendSongPosition: options.sendSongPosition,
+                                          clockWhileStopped: options.clock.sendWhileStopped, sendSongPosition: options.clock.sendSongPosition,
                                           muted: options.mute, feedbackNotes: options.feedbackMIDI ? .standard : nil)
         // User and preset samples: read once now so a bad file is an error at
         // start, and again (resampled) whenever the server's sample rate changes,

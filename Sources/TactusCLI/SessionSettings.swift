@@ -13,11 +13,6 @@ extension Options {
 
     /// `--gain` in dB as a linear factor.
     public var linearGain: Float { Float(pow10(gainDecibels / 20)) }
-
-    /// `--clock-offset` in frames at `sampleRate`, rounded to the nearest frame.
-    public func clockOffsetFrames(sampleRate: Int) -> Int32 {
-        Int32((clockOffsetMilliseconds * Double(sampleRate) / 1000).rounded())
-    }
 }
 
 private func pow10(_ x: Double) -> Double {
