@@ -19,6 +19,8 @@ final class EngineHarness {
     private(set) var midi: [TimedMIDIEvent] = []
     private(set) var onsets: [(frame: Int64, sound: ClickSound)] = []
     private(set) var feedbackOnsets: [(frame: Int64, sound: ClickSound)] = []
+    /// Every click onset with its sample value (which names the sound and the set).
+    private(set) var onsetSamples: [(frame: Int64, value: Float)] = []
     /// Every click sample rendered, when `keepAudio`.
     private(set) var audio: [Float] = []
     let keepAudio: Bool
@@ -76,6 +78,7 @@ final class EngineHarness {
             if onsets.count < control.pointee.status.clicksPlayed.load(ordering: .relaxed) {
                 for i in 0..<n where buffer[i] != 0 {
                     onsets.append((frame + Int64(i), EngineHarness.sound(forImpulse: buffer[i])))
+                    onsetSamples.append((frame + Int64(i), buffer[i]))
                 }
             }
             if scanFeedback {
