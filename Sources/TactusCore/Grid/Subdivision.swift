@@ -11,8 +11,10 @@ public enum Subdivision: String, Sendable, Hashable, CaseIterable, BitwiseCopyab
     /// divide setting back to 1 when the tempo reaches 300) and return below.
     public static var cutoff: BPM { BPM(hundredths: 30_000) }
 
-    /// Offsets, in fractions of a beat, of the clicks inside a beat after the beat itself.
-    /// Returned as (numerator, denominator) pairs so that pulse positions stay exact.
+    /// The equal parts a beat is cut into (swing: thirds, of which only the last
+    /// clicks); a click falls on every part `clicks(atPart:)` admits, always on a
+    /// whole pulse: a beat of a D-th note is 384 / D pulses, divisible by 2, 3 and
+    /// 4 for every D up to 32.
     public var divisions: Int {
         switch self {
         case .none: 1
