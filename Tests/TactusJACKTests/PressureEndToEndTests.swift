@@ -12,7 +12,7 @@ extension JACKServerTests {
     @Suite struct PressureEndToEnd {
         static let period = 256
         static let rate = 48_000.0
-        /// The first part: the schedule of SPEC §4 (tap, light, strong, release).
+        /// The first part: the schedule of docs/DESIGN.md §5.11 (tap, light, strong, release).
         static let scheduleStart = 1.0
         /// Then 100 presses, alternately up and down, each with a strong press at
         /// another phase of the 160 ms step clock, for the latency distribution.

@@ -7,8 +7,8 @@ public enum Subdivision: String, Sendable, Hashable, CaseIterable, BitwiseCopyab
     /// Swung eighths: the off-beat click on the last third of the beat (a triplet shuffle).
     case swing
 
-    /// Subdivision clicks stop from 300 BPM up (the source app switches its
-    /// divide setting back to 1 when the tempo reaches 300) and return below.
+    /// Subdivision clicks stop from 300 BPM up and return below: the phone metronome
+    /// switches its divide setting back to 1 when the tempo reaches 300 (docs/DESIGN.md §3.5).
     public static var cutoff: BPM { BPM(hundredths: 30_000) }
 
     /// The equal parts a beat is cut into (swing: thirds, of which only the last
