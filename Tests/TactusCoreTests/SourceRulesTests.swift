@@ -107,6 +107,36 @@ import Testing
         }
     }
 
+    /// Each C library has its own shim target, and each layer imports only its own
+    /// (docs/DESIGN.md §1.1): the ALSA client never sees a JACK header, the JACK
+    /// client never an ALSA one, and the command line calls neither library.
+    @Test func eachLayerImportsOnlyItsOwnCLibrary() throws {
+        let forbidden: [(folder: String, modules: [String])] = [
+            ("Sources/TactusALSA", ["CJack", "CJackShims"]),
+            ("Sources/TactusJACK", ["CALSA", "CALSAShims"]),
+            ("Sources/TactusCLI", ["CJack", "CJackShims", "CALSA", "CALSAShims"]),
+            ("Sources/TactusCore", ["CJack", "CJackShims", "CALSA", "CALSAShims"]),
+        ]
+        var offenders: [String] = []
+        for (folder, modules) in forbidden {
+            let files = Self.files(under: folder, extensions: ["swift"])
+            try #require(!files.isEmpty, "\(folder)")
+            for path in files {
+                for (index, line) in Self.lines(of: path).enumerated() where modules.contains(where: { line == "import \($0)" }) {
+                    offenders.append("\(path):\(index + 1): \(line)")
+                }
+            }
+        }
+        // Code, not comments, of the command line: no libjack call.
+        for path in Self.files(under: "Sources/TactusCLI", extensions: ["swift"]) {
+            for (index, line) in Self.lines(of: path).enumerated() {
+                let code = line.range(of: "//").map { line[..<$0.lowerBound] } ?? line
+                if code.contains("jack_") { offenders.append("\(path):\(index + 1): \(line)") }
+            }
+        }
+        #expect(offenders.isEmpty, "\(offenders.joined(separator: "\n"))")
+    }
+
     /// Only `System/` and `Presets/` (through `System/`) touch files or the
     /// environment; the engine's parts and the controller do no I/O.
     @Test func theEnginesPartsDoNoFileIO() throws {
