@@ -13,27 +13,33 @@ let package = Package(
         .systemLibrary(name: "CJack", pkgConfig: "jack", providers: [.apt(["libjack-jackd2-dev"])]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
-        // Static inline wrappers for what Swift cannot import: variadic functions and macros.
-        .target(name: "CShims", dependencies: ["CJack", "CALSA"]),
+        // Static inline wrappers for what Swift cannot import (variadic functions, macros),
+        // one target per library, so the ALSA side never compiles against JACK's headers.
+        .target(name: "CJackShims", dependencies: ["CJack"]),
+        .target(name: "CALSAShims", dependencies: ["CALSA"]),
         // Raw mode and its restoration from signal handlers (async-signal-safe C).
         .target(name: "CTerminal"),
-        // The pure engine: grid, clock, sound, MIDI, real-time state, controller, presets. No I/O.
+        // The engine and everything it is told: grid, clock, sound, MIDI, real-time state,
+        // controller, presets. No I/O in Realtime/, Grid/, Clock/, Sound/, MIDI/ or Control/
+        // (Control/ reads CLOCK_MONOTONIC, and the control thread sleeps on it). System/ is the
+        // one part that does I/O: FileSystem reads and writes files, ProcessEnvironment reads
+        // the environment, for Presets/ to load preset files and find their folders.
         .target(name: "TactusCore", swiftSettings: [.define("REALTIME_CHECKS", .when(configuration: .release))]),
         // The ALSA sequencer client: clock scheduler, controller input, port discovery.
-        .target(name: "TactusALSA", dependencies: ["TactusCore", "CALSA", "CShims"]),
+        .target(name: "TactusALSA", dependencies: ["TactusCore", "CALSA", "CALSAShims"]),
         // The command line: options, subcommands, wiring of the layers below.
-        .target(name: "TactusCLI", dependencies: ["TactusCore", "TactusALSA", "TactusJACK", "CJack", "CShims", "CSndfile", "CTerminal"]),
+        .target(name: "TactusCLI", dependencies: ["TactusCore", "TactusALSA", "TactusJACK", "CSndfile", "CTerminal"]),
         .executableTarget(name: "tactus", dependencies: ["TactusCLI"]),
-        // The JACK client: process callback, ports, reconnection.
-        .target(name: "TactusJACK", dependencies: ["TactusCore", "CJack", "CShims"]),
+        // The JACK client: process callback, ports, reconnection, the port listing.
+        .target(name: "TactusJACK", dependencies: ["TactusCore", "CJack", "CJackShims"]),
         // JACK test companion (recorder, MIDI sender, harness) and the LD_PRELOAD real-time probe.
-        .executableTarget(name: "tactus-jack-probe", dependencies: ["TactusJACK", "TactusCore", "CJack", "CShims"], path: "Tests/JackProbe"),
+        .executableTarget(name: "tactus-jack-probe", dependencies: ["TactusJACK", "TactusCore", "CJack", "CJackShims"], path: "Tests/JackProbe"),
         .target(name: "RTProbe", path: "Tests/RTProbe"),
         // The cost of one process cycle, for callgrind (scripts/bench).
         .executableTarget(name: "tactus-bench", dependencies: ["TactusCore"], path: "Benchmarks/CycleCost"),
         .testTarget(name: "TactusJACKTests", dependencies: ["TactusJACK", "TactusCore", "TactusCLI"]),
         .testTarget(name: "TactusCoreTests", dependencies: ["TactusCore"]),
-        .testTarget(name: "TactusALSATests", dependencies: ["TactusALSA", "TactusCore", "CALSA", "CShims"]),
+        .testTarget(name: "TactusALSATests", dependencies: ["TactusALSA", "TactusCore", "CALSA", "CALSAShims"]),
         .testTarget(name: "TactusCLITests", dependencies: ["TactusCLI", "TactusCore", "CSndfile", "CTerminal"]),
     ]
 )

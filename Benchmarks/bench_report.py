@@ -10,7 +10,8 @@ Reads bench-results/raw/ (written by scripts/bench):
   callgrind/live-NAME.rtprobe   inside Tests/RTProbe's trampoline, and its cycle count
   render.txt                Benchmarks/render-vs-klick.sh's output (row 5)
   alsa.txt                  Benchmarks/alsa-clock.sh's output (row 6)
-  pressure.txt or pressure.json   row 7 (offline test line, or live figures)
+  pressure.json             Benchmarks/pressure-latency.sh's figures (row 7), or
+  pressure.txt              the line saying why it measured nothing
 Writes results.md and results.png (gnuplot) beside raw/ and prints the table.
 Nothing here is typed in: a figure that was not recorded is shown as missing.
 
@@ -118,18 +119,6 @@ def parse_alsa(text):
             found.append((lookahead, int(m.group(1)), int(m.group(2)), int(m.group(3)),
                           *(float(m.group(i)) for i in range(4, 8))))
     return found
-
-
-PRESSURE_LINE = re.compile(r"pressure.tempo latency over (\d+) presses \((.*?)\): min (\S+) ms, median (\S+) ms, "
-                           r"p90 (\S+) ms, max (\S+) ms")
-
-
-def parse_pressure(text):
-    m = PRESSURE_LINE.search(text)
-    if not m:
-        return None
-    return {"presses": int(m.group(1)), "setting": m.group(2), "min": float(m.group(3)),
-            "median": float(m.group(4)), "p90": float(m.group(5)), "max": float(m.group(6))}
 
 
 # ---- formatting ----
@@ -290,35 +279,23 @@ def alsa_rows(raw, runs):
 
 
 def pressure_rows(raw):
-    """Live figures (pressure.json: tactus run; pressure-harness.json: the probe's harness)
-    and the offline test's line (pressure.txt), each row saying which it is."""
-    rows = []
-
-    def row(p, how):
-        return [7, f"pressure→tempo latency over {p['presses']} presses (min / median / p90 / max)", how,
-                f"{fmt(p['min'], 1)} / {fmt(p['median'], 1)} / {fmt(p['p90'], 1)} / {fmt(p['max'], 1)} ms",
-                "— (no peer has pressure control)"]
-    for name in ("pressure.json", "pressure-harness.json"):
-        path = os.path.join(raw, name)
-        if os.path.exists(path):
-            with open(path) as f:
-                p = json.load(f)
-            how = p.get("setting", "live") + f"; {p.get('measured')} of {p.get('presses')} presses measured"
-            if p.get("measured"):
-                rows.append(row(p, how))
-            else:
-                rows.append([7, "pressure→tempo latency", how + ": no tempo change seen", "—", "—"])
+    """Row 7 from pressure.json (live, through `tactus run`), or the reason in pressure.txt."""
+    path = os.path.join(raw, "pressure.json")
+    if os.path.exists(path):
+        with open(path) as f:
+            p = json.load(f)
+        how = p.get("setting", "live") + f"; {p.get('measured')} of {p.get('presses')} presses measured"
+        if not p.get("measured"):
+            return [[7, "pressure→tempo latency", how + ": no tempo change seen", "—", "—"]]
+        return [[7, f"pressure→tempo latency over {p['presses']} presses (min / median / p90 / max)", how,
+                 f"{fmt(p['min'], 1)} / {fmt(p['median'], 1)} / {fmt(p['p90'], 1)} / {fmt(p['max'], 1)} ms",
+                 "— (no peer has pressure control)"]]
     path = os.path.join(raw, "pressure.txt")
     if os.path.exists(path):
         with open(path) as f:
-            text = f.read()
-        p = parse_pressure(text)
-        first = text.strip().splitlines()[0] if text.strip() else "no output"
-        if p is None:
-            rows.append([7, "pressure→tempo latency", first, "—", "—"])
-        else:
-            rows.append(row(p, f"OFFLINE, not on a server: {p['setting']}; {first}"))
-    return rows
+            first = f.read().strip().splitlines()[:1] or ["no output"]
+        return [[7, "pressure→tempo latency", first[0], "—", "—"]]
+    return []
 
 
 def markdown(rows):

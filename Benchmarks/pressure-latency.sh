@@ -4,16 +4,10 @@
 # scenario) into tactus:control; the recorder takes tactus:clock and the
 # sender's own output, so each press carries the frame it entered the control
 # port; Benchmarks/pressure_latency.py measures press → first clock tick at the
-# new tempo. Tactus starts at 100 BPM with private XDG folders (no learned
+# new tempo. `tactus run` starts at 100 BPM with private XDG folders (no learned
 # controller, no saved tempo).
 #
-# The client under test: `tactus run` (default), or with
-# TACTUS_BENCH_PRESSURE_CLIENT=harness the probe's `metronome --pressure`: the
-# same JackMetronome with the pressure controller's ControlLoop polled every
-# millisecond, for builds whose run mode does not apply pressure yet.
-#
-# Prints one JSON line; exit status 3 when no press changed the tempo (the run
-# mode does not apply pressure on this build).
+# Prints one JSON line; exit status 3 when no press changed the tempo.
 # Usage: Benchmarks/pressure-latency.sh [PRESSES]     (default 100)
 # Environment: TACTUS_BENCH_OUT=DIR keeps the recording and logs (and pressure.json) there;
 #              TACTUS_BENCH_NO_BUILD=1 uses the release binaries as they are.
@@ -62,12 +56,7 @@ pids+=("$recorder_pid")
 for _ in $(seq 100); do [ -e "$out/ready" ] && break; sleep 0.1; done
 [ -e "$out/ready" ] || die "the recorder did not start: $(cat "$out/recorder.log")"
 
-case "${TACTUS_BENCH_PRESSURE_CLIENT:-run}" in
-run) "$bin/tactus" run --no-alsa --no-interactive -s "$server" --bpm 100 rec:audio_1 --connect-clock rec:midi_1 >"$out/tactus.log" 2>&1 & ;;
-harness) "$bin/tactus-jack-probe" metronome -s "$server" --bpm 100 --pressure --connect-clock rec:midi_1 --events "$out/harness.log" \
-    rec:audio_1 >"$out/tactus.log" 2>&1 & ;;
-*) die "TACTUS_BENCH_PRESSURE_CLIENT is run or harness" ;;
-esac
+"$bin/tactus" run --no-alsa --no-interactive -s "$server" --bpm 100 rec:audio_1 --connect-clock rec:midi_1 >"$out/tactus.log" 2>&1 &
 tactus_pid=$!
 pids+=("$tactus_pid")
 for _ in $(seq 100); do jack_lsp -s "$server" 2>/dev/null | grep -q '^tactus:control$' && break; sleep 0.1; done
@@ -85,6 +74,5 @@ kill -TERM "$recorder_pid"; wait "$recorder_pid" || true
 kill -TERM "$tactus_pid"; wait "$tactus_pid" 2>/dev/null || true
 pids=()
 
-python3 -B "$here/pressure_latency.py" analyse "$out/recording.txt" --json "$out/pressure.json" \
-    --client "$([ "${TACTUS_BENCH_PRESSURE_CLIENT:-run}" = run ] && echo "tactus run" || echo "probe harness (JackMetronome + ControlLoop; tactus run does not apply pressure yet)")"
+python3 -B "$here/pressure_latency.py" analyse "$out/recording.txt" --json "$out/pressure.json"
 python3 -B -c 'import json, sys; sys.exit(0 if json.load(open(sys.argv[1]))["measured"] else 3)' "$out/pressure.json"

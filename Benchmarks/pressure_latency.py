@@ -18,7 +18,7 @@ press, in the key's direction (a strong step is 10 BPM). The same rule as the
 offline test pressureToTempoLatencyIsWithinOneStepOneCycleAndOneTick.
 
 usage: pressure_latency.py scenario OUT [PRESSES] [UP_KEY DOWN_KEY]
-       pressure_latency.py analyse RECORDING [--json OUT] [--client NAME]
+       pressure_latency.py analyse RECORDING [--json OUT]
 """
 import json
 import sys
@@ -97,8 +97,7 @@ def main(argv):
         header, _, midi = read_recording(argv[1])
         rate = header.get("rate", 48000)
         result = summary(latencies(ticks(midi.get(1, [])), midi.get(2, []), rate), rate)
-        client = argv[argv.index("--client") + 1] if "--client" in argv else "tactus run"
-        result["setting"] = (f"live on jackd dummy {rate} Hz p{header.get('period')}: {client}; "
+        result["setting"] = (f"live on jackd dummy {rate} Hz p{header.get('period')}: tactus run; "
                              f"probe sender → tactus:control, recorder on tactus:clock")
         if header.get("xruns") or header.get("holes"):
             result["setting"] += f"; {header.get('xruns', 0)} xruns, {len(header['holes'])} holes"

@@ -8,7 +8,9 @@ xruns and holes, and the report's parsers for the other rows' outputs.
 
 Run: python3 -m unittest discover -s Benchmarks -p 'test_*.py'   (scripts/test does)
 """
+import json
 import os
+import shutil
 import tempfile
 import unittest
 
@@ -170,12 +172,29 @@ class ParsersOfTheOtherRows(unittest.TestCase):
                 "written on time: 263/265, their lateness p50 0.097 p95 0.165 max 5.475 ms, interval sd 0.337 ms; simulated ...")
         self.assertEqual(bench_report.parse_alsa_on_time(line), (263, 0.097, 0.165, 5.475, 0.337))
 
-    def test_pressure_latency_line(self):
-        p = bench_report.parse_pressure(
-            "pressure→tempo latency over 100 presses (offline, 48 kHz, 256-frame cycles, 1 ms control poll): "
-            "min 11.2 ms, median 95.4 ms, p90 150.1 ms, max 171.0 ms; bound (step + cycle + tick) 190.0 ms")
-        self.assertEqual((p["presses"], p["min"], p["median"], p["p90"], p["max"]), (100, 11.2, 95.4, 150.1, 171.0))
-        self.assertTrue(p["setting"].startswith("offline"))
+    def test_pressure_row_from_the_live_figures(self):
+        raw = tempfile.mkdtemp()
+        try:
+            with open(os.path.join(raw, "pressure.json"), "w") as f:
+                json.dump({"presses": 100, "measured": 100, "min": 4.5, "median": 95.6, "p90": 158.4, "max": 172.9,
+                           "setting": "live on jackd dummy 48000 Hz p256: tactus run"}, f)
+            self.assertEqual(bench_report.pressure_rows(raw), [[
+                7, "pressure→tempo latency over 100 presses (min / median / p90 / max)",
+                "live on jackd dummy 48000 Hz p256: tactus run; 100 of 100 presses measured",
+                "4.5 / 95.6 / 158.4 / 172.9 ms", "— (no peer has pressure control)"]])
+        finally:
+            shutil.rmtree(raw)
+
+    def test_pressure_row_says_why_nothing_was_measured(self):
+        raw = tempfile.mkdtemp()
+        try:
+            with open(os.path.join(raw, "pressure.txt"), "w") as f:
+                f.write("not measured: Benchmarks/pressure-latency.sh failed (exit 3, raw/pressure-live.txt)\n")
+            self.assertEqual(bench_report.pressure_rows(raw), [[
+                7, "pressure→tempo latency", "not measured: Benchmarks/pressure-latency.sh failed (exit 3, raw/pressure-live.txt)",
+                "—", "—"]])
+        finally:
+            shutil.rmtree(raw)
 
     def test_the_readme_gets_the_table_between_its_markers_only(self):
         handle, path = tempfile.mkstemp(suffix=".md")

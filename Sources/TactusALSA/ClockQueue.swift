@@ -1,6 +1,7 @@
 import CALSA
-import CShims
+import CALSAShims
 import Glibc
+import TactusCore
 
 /// The sequencer queue the clock is scheduled on, running in real time (seconds
 /// and nanoseconds, not ticks) on the high-resolution timer.

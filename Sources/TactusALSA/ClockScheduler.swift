@@ -1,5 +1,5 @@
 import CALSA
-import CShims
+import CALSAShims
 import Glibc
 import Synchronization
 import TactusCore
@@ -36,10 +36,6 @@ final class ClockScheduler: @unchecked Sendable {
     private var lastScheduled: Int64 = 0
     private var reportedOutputError = false
     private var reportedCalibrationError = false
-
-    /// Events due longer ago than this (µs) are dropped, not sent: the engine's own
-    /// limit for late MIDI (a quarter second, `Engine.maximumLateness`).
-    static let maximumLateness = 250_000.0
 
     /// How often the thread looks into the ring. The look-ahead must cover this
     /// plus the thread's wake-up latency, or events leave late.
@@ -99,7 +95,7 @@ final class ClockScheduler: @unchecked Sendable {
                 continue
             }
             let due = point.microseconds(atFrame: event.frame) + lookAhead
-            if due < Double(now) - Self.maximumLateness {
+            if due < Double(now - MaximumLateness.microseconds) {
                 // Long overdue (the thread was stopped, or the ring filled before it
                 // started): dropped like the engine drops what an xrun made too late,
                 // rather than sent as a burst.

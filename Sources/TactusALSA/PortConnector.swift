@@ -1,5 +1,5 @@
 import CALSA
-import CShims
+import CALSAShims
 import Glibc
 
 /// Keeps the connections the user asked for (`--alsa-clock-to`,

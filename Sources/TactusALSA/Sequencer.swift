@@ -1,5 +1,5 @@
 import CALSA
-import CShims
+import CALSAShims
 
 /// An open ALSA sequencer client: the `snd_seq_t` handle and the few calls Tactus
 /// makes on it, with Swift names and thrown errors.

@@ -1,5 +1,5 @@
 import CALSA
-import CShims
+import CALSAShims
 import TactusCore
 
 /// What one event read from the `control` port means to Tactus.

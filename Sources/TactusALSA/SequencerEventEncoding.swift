@@ -1,5 +1,5 @@
 import CALSA
-import CShims
+import CALSAShims
 import TactusCore
 
 extension snd_seq_event_t {

@@ -1,4 +1,4 @@
-import CShims
+import CALSAShims
 import Glibc
 
 /// A named POSIX thread that can be joined: the ALSA clock and input threads run

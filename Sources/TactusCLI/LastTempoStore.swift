@@ -3,7 +3,7 @@ import Glibc
 #endif
 import TactusCore
 
-/// The last tempo (SPEC §4 rule 7): saved when a pressure hold ends, restored
+/// The last tempo (docs/DESIGN.md §5.7): saved when a pressure hold ends, restored
 /// at the next start unless a preset or `--bpm` is given. One line of text,
 /// the tempo as `tactus --bpm` takes it ("123" or "97.30"), in
 /// `$XDG_STATE_HOME/tactus/last-tempo`.

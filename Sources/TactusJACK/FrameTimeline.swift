@@ -39,13 +39,6 @@ public struct FrameTimeline: Sendable, BitwiseCopyable {
         return lastFrame
     }
 
-    /// The engine frame of `jackFrame` in the current server's time, without
-    /// advancing (for stamping a moment inside the current cycle).
-    public func frame(ofJackFrame jackFrame: UInt32) -> Int64 {
-        guard started else { return origin }
-        return lastFrame + Int64(Int32(bitPattern: jackFrame &- lastJackFrame))
-    }
-
     /// The next cycle comes from a new server: it will be engine frame `frame`.
     public mutating func resume(at frame: Int64) {
         started = false

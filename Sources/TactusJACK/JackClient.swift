@@ -1,5 +1,8 @@
 import CJack
-import CShims
+import CJackShims
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A JACK client handle with Swift names for the non-real-time calls Tactus
 /// makes (open, ports, connections, latency, activation), errors as values.
@@ -43,14 +46,32 @@ final class JackClient {
         return port
     }
 
-    func fullName(of port: OpaquePointer) -> String { String(cString: jack_port_name(port)) }
-
     func portExists(_ name: String) -> Bool { jack_port_by_name(handle, name) != nil }
 
-    /// Connects `source` → `destination` (full names); true when connected or already so.
-    func connect(_ source: String, _ destination: String) -> Bool {
+    /// Connects `source` → `destination` (full names). Already connected is no
+    /// error (`jack_connect` returns EEXIST); any other non-zero result is thrown
+    /// with JACK's code.
+    func connect(_ source: String, _ destination: String) throws(JackError) {
         let result = jack_connect(handle, source, destination)
-        return result == 0 || result == EEXIST
+        guard result == 0 || result == EEXIST else {
+            throw .connectionFailed(source: source, destination: destination, code: result)
+        }
+    }
+
+    /// Every port on the server, in JACK's order (by client, then registration).
+    func ports() -> [JackPortDescription] {
+        guard let names = jack_get_ports(handle, nil, nil, 0) else { return [] }
+        defer { jack_free(names) }
+        var ports: [JackPortDescription] = []
+        var index = 0
+        while let name = names[index] {
+            index += 1
+            guard let port = jack_port_by_name(handle, name) else { continue }
+            ports.append(JackPortDescription(name: String(cString: name),
+                                             type: jack_port_type(port).map { String(cString: $0) } ?? "",
+                                             isOutput: jack_port_flags(port) & Int32(JackPortIsOutput.rawValue) != 0))
+        }
+        return ports
     }
 
     /// Full names of the ports connected to `port`.

@@ -7,6 +7,9 @@ public enum JackError: Error, Equatable, CustomStringConvertible {
     case openFailed(status: UInt32, server: String?)
     case portRegistrationFailed(port: String)
     case activationFailed(code: Int32)
+    /// `jack_connect` refused (no such port, two outputs or two inputs, types that differ,
+    /// a client not active yet): the code it returned.
+    case connectionFailed(source: String, destination: String, code: Int32)
     /// `--clock-offset` beyond one beat of the tempo (the engine delays a whole stream, not a grid).
     case clockOffsetTooLarge(milliseconds: Double, beatMilliseconds: Double)
 
@@ -19,6 +22,8 @@ public enum JackError: Error, Equatable, CustomStringConvertible {
             return "JACK refused to register port \"\(port)\" (name taken, or the server ran out of ports)"
         case .activationFailed(let code):
             return "jack_activate failed (error \(code))"
+        case .connectionFailed(let source, let destination, let code):
+            return "JACK refused to connect \(source) to \(destination) (jack_connect error \(code))"
         case .clockOffsetTooLarge(let ms, let beat):
             return "--clock-offset \(ms) ms is more than one beat (\((beat * 10).rounded() / 10) ms at this tempo)"
         }

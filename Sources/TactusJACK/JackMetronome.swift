@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import CJack
-import CShims
+import CJackShims
 import Synchronization
 import TactusCore
 
@@ -357,17 +357,17 @@ public final class JackMetronome {
     /// refuse connections until its client is activated (jack_connect fails then).
     private func connectPending(_ client: JackClient) {
         guard !pending.isEmpty else { return }
+        var refusals: [JackConnection: JackError] = [:]
         pending = pending.filter { connection in
             guard client.portExists(connection.other) else { return true }
             let (source, destination) = connection.endpoints(client: clientName)
-            return !client.connect(source, destination)
+            do throws(JackError) { try client.connect(source, destination) } catch { refusals[connection] = error; return true }
+            return false
         }
         if !pending.isEmpty && ContinuousClock.now >= pendingUntil {
             for connection in pending {
                 let (source, destination) = connection.endpoints(client: clientName)
-                log(client.portExists(connection.other)
-                    ? "gave up connecting \(source) to \(destination): JACK refused the connection"
-                    : "gave up connecting \(source) to \(destination): no such port")
+                log("gave up connecting \(source) to \(destination): \(refusals[connection].map { "\($0)" } ?? "no such port")")
             }
             pending = []
         }

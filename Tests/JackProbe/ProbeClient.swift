@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import CJack
-import CShims
+import CJackShims
 import Synchronization
 import TactusJACK
 

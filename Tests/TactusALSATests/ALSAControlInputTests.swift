@@ -1,5 +1,5 @@
 import CALSA
-import CShims
+import CALSAShims
 import Foundation
 import Synchronization
 import Testing

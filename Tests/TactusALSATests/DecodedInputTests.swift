@@ -1,5 +1,5 @@
 import CALSA
-import CShims
+import CALSAShims
 import Testing
 @testable import TactusALSA
 import TactusCore

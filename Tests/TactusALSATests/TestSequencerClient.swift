@@ -1,5 +1,5 @@
 import CALSA
-import CShims
+import CALSAShims
 import Glibc
 import Synchronization
 @testable import TactusALSA

@@ -1,8 +1,8 @@
 import Testing
 @testable import TactusCore
 
-/// SPEC §2: "the n-th tick after an anchor is at anchor + round(n × framesPerTick) …
-/// No drift, ever, whatever the tempo or the run length."
+/// docs/DESIGN.md §3.3: the n-th tick after an anchor is at anchor + round(n × framesPerTick),
+/// never the sum of rounded intervals: no drift, whatever the tempo or the run length.
 @Suite("Engine timing")
 struct EngineTimingTests {
     @Test("Clicks and clocks stay within ±0.5 frame of the ideal grid for one hour at 48 kHz", arguments: [BPM(133), BPM(97.3)])

@@ -43,6 +43,16 @@ struct MIDIParserTests {
         #expect(p.ignoredBytes == 8)
     }
 
+    /// Quarter Frame and Song Select take one data byte, Song Position two; once
+    /// complete, a System Common message leaves no running status behind, so the
+    /// data bytes after it belong to nothing.
+    @Test func systemCommonMessagesTakeTheirDataAndCancelRunningStatus() {
+        var p = MIDIParser()
+        let bytes: [UInt8] = [0x90, 60, 1, 0xF1, 0x23, 0xF3, 5, 0xF2, 0x00, 0x01, 61, 2]
+        #expect(bytes.compactMap { p.parse($0) } == [.noteOn(channel: ch1, note: UInt7(60)!, velocity: UInt7(1)!), .songPosition(128)])
+        #expect(p.ignoredBytes == 2)
+    }
+
     @Test func songPositionAndPitchBendCombineFourteenBits() {
         #expect(parse([0xF2, 0x7F, 0x7F, 0xE0, 0x00, 0x40]) == [.songPosition(16383), .pitchBend(channel: ch1, value: 8192)])
     }

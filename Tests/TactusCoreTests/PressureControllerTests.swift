@@ -53,7 +53,7 @@ struct PressureHarness {
     }
 }
 
-@Suite("Pressure control: the rules of SPEC §4 in virtual time")
+@Suite("Pressure control: the rules of docs/DESIGN.md §5 in virtual time")
 struct PressureControllerTests {
     // MARK: Tap and hold delay
 
@@ -193,7 +193,7 @@ struct PressureControllerTests {
         h.pressure(120, at: 0.01)
         #expect(h.tempos(at: [0, 0.32, 0.48, 0.64, 0.80, 0.96, 1.12]) == [986, 996, 997, 998, 999, 999, 999])
         #expect(h.tempoWrites.count == 5)
-        // A selection tick for the one full strong step only (source: inside `if (_tempo < 999 - x)`).
+        // A selection tick for the one full strong step only (as the phone metronome's, inside `if (_tempo < 999 - x)`; docs/DESIGN.md §5.6).
         #expect(h.cues(.selection) == [0.32])
     }
 

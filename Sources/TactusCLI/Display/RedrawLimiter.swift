@@ -1,8 +1,9 @@
 import TactusCore
 
 /// Decides when the display may redraw: only when what it shows changed, and at
-/// most 30 times a second (SPEC §4 rule 10; seed 001 rate-limits its force label
-/// because touch events arrive hundreds of times a second, as aftertouch does).
+/// most 30 times a second (docs/DESIGN.md §5.10; the scales article rate-limits its
+/// force label because touch events arrive hundreds of times a second, as
+/// aftertouch does).
 ///
 /// A change that comes too soon is not lost: it stays pending, and the caller,
 /// which asks again every control round, draws the newest state once the

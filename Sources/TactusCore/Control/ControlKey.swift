@@ -1,10 +1,10 @@
-/// The three control keys of SPEC §4: two steer the tempo, one switches presets.
+/// The three control keys (docs/DESIGN.md §5): two steer the tempo, one switches presets.
 public enum ControlKey: String, Sendable, Hashable, CaseIterable, BitwiseCopyable {
     /// Faster: tap +1, hold to accelerate.
     case up
     /// Slower: tap −1, hold to decelerate.
     case down
-    /// Next preset, by a deep press (seed 002's gesture).
+    /// Next preset, by a deep press (docs/DESIGN.md §5.8).
     case preset
 
     /// +1 for up, −1 for down, 0 for the preset key.

@@ -14,7 +14,7 @@ public enum ControlReport: Sendable, Hashable {
     case cue(ClickSound)
     /// One line for the player (a stuck key was released).
     case message(String)
-    /// The controller's state changed (at most `ControlLoop.statusInterval` apart; seed 001 rate-limits its labels).
+    /// The controller's state changed (at most `ControlLoop.statusInterval` apart; docs/DESIGN.md §5.10).
     case status(PressureStatus)
 
     public enum Transport: Sendable, Hashable {

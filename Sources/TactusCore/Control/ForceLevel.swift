@@ -1,10 +1,11 @@
-/// How hard the player presses, in the source app's three zones (SPEC §4 rule 2).
+/// How hard the player presses, in the phone metronome's three zones (docs/DESIGN.md §5.2).
 public enum ForceLevel: Int, Sendable, Hashable, Comparable, CaseIterable, BitwiseCopyable {
-    /// Hardly touching: acceleration stops (source: `level ≤ 0.03` → stop).
+    /// Hardly touching: acceleration stops (the phone metronome: `level ≤ 0.03` → stop, docs/DESIGN.md §5.2).
     case rest
-    /// A light press: ±1 BPM a step (source: `taplevelSave = 1`).
+    /// A light press: ±1 BPM a step (the phone metronome's `taplevelSave = 1`, docs/DESIGN.md §5.4).
     case light
-    /// A hard press: ±10 BPM a step, with a haptic click (source: `level > 0.7`, `taplevelSave = 2`).
+    /// A hard press: ±10 BPM a step, with a haptic click (the phone metronome's `level > 0.7`,
+    /// `taplevelSave = 2`; docs/DESIGN.md §5.2).
     case strong
 
     public static func < (a: ForceLevel, b: ForceLevel) -> Bool { a.rawValue < b.rawValue }
@@ -13,9 +14,9 @@ public enum ForceLevel: Int, Sendable, Hashable, Comparable, CaseIterable, Bitwi
     ///
     /// Hysteresis, so that a 7-bit value wobbling by one step cannot chatter
     /// between two levels: a level is entered at its threshold but left only a
-    /// little below it (SPEC §4: with 127 as the maximum, *strong* from v ≥ 89,
-    /// back to *light* only at v ≤ 84; *light* from v ≥ 4, back to *rest* only at
-    /// v ≤ 2).
+    /// little below it (docs/DESIGN.md §5.2: with 127 as the maximum, *strong* from
+    /// v ≥ 89, back to *light* only at v ≤ 84; *light* from v ≥ 4, back to *rest*
+    /// only at v ≤ 2).
     public func next(force f: Double, configuration c: PressureConfiguration) -> ForceLevel {
         switch self {
         case .rest:

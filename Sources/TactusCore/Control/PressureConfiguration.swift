@@ -1,11 +1,11 @@
-/// Every setting of the pressure controller (SPEC §4), with the source app's
+/// Every setting of the pressure controller (docs/DESIGN.md §5), with the phone metronome's
 /// defaults. Times in seconds, forces as fractions of the calibrated maximum.
 ///
 /// Shared by the controller (Control/), presets (`pressure` object of a preset
 /// file) and the command line; owned by the pressure-control work.
 public struct PressureConfiguration: Hashable, Sendable {
     public enum Mode: String, Sendable, Hashable, CaseIterable {
-        /// Two force levels, light and strong, stepping ±1 / ±10 (the source app).
+        /// Two force levels, light and strong, stepping ±1 / ±10 (the phone metronome, docs/DESIGN.md §5.4).
         case levels
         /// The force sets a rate in BPM per second along `continuousCurve`.
         case continuous
@@ -33,11 +33,13 @@ public struct PressureConfiguration: Hashable, Sendable {
     /// (of 127: strong from 89, light again only at 84 or below).
     public var strongThreshold: Double = 0.70
     public var strongRelease: Double = 0.665
-    /// Nothing happens for this long after Note On (source: 4 ticks of 80 ms; SPEC uses 0.32 s).
+    /// Nothing happens for this long after Note On: the phone metronome's 4 ignored ticks
+    /// of 80 ms (it stepped first at 0.24 s; docs/DESIGN.md §5.4).
     public var holdDelay: Double = 0.32
-    /// The source app's force timer period.
+    /// The phone metronome's force timer period (docs/DESIGN.md §5.4).
     public var stepTimer: Double = 0.08
-    /// A force step every this many timer ticks (source: `buttonCounter % 2 == 0`).
+    /// A force step every this many timer ticks (the phone metronome's `buttonCounter % 2 == 0`,
+    /// docs/DESIGN.md §5.4).
     public var ticksPerStep: Int = 2
     public var lightStep: Double = 1
     public var strongStep: Double = 10
@@ -45,7 +47,8 @@ public struct PressureConfiguration: Hashable, Sendable {
     /// Long press (no aftertouch): from `longPressDelay`, a step every `longPressInterval`.
     public var longPressDelay: Double = 0.5
     public var longPressInterval: Double = 0.1
-    /// ±1 for steps 0..<20, ±2 for 20..<65, ±5 after (source `tempoUpForLogTap`).
+    /// ±1 for steps 0..<20, ±2 for 20..<65, ±5 after (the phone metronome's `tempoUpForLogTap`,
+    /// docs/DESIGN.md §5.5).
     public var longPressSlowSteps: Int = 20
     public var longPressMediumSteps: Int = 65
     public var longPressSlowAmount: Double = 1
@@ -57,7 +60,7 @@ public struct PressureConfiguration: Hashable, Sendable {
     public var continuousMaximumRate: Double = 60
     public var continuousCurve: Curve = .linear
 
-    /// Deep press on the preset key (seed 002): hold ≥ this, then pass `deepPressThreshold`.
+    /// Deep press on the preset key (docs/DESIGN.md §5.8): hold ≥ this, then pass `deepPressThreshold`.
     public var deepPressMinimumHold: Double = 0.2
     public var deepPressThreshold: Double = 0.75
 

@@ -1,4 +1,4 @@
-/// Aftertouch as a force sensor for the tempo: the rules of SPEC §4 on an exact
+/// Aftertouch as a force sensor for the tempo: the rules of docs/DESIGN.md §5 on an exact
 /// timeline, driven by explicit time so every rule can be tested in virtual time.
 ///
 /// Feed it MIDI with `handle(_:at:)` and let time pass with `advance(to:)`; both
@@ -7,7 +7,7 @@
 /// terminal keys), tell it with `setTempo(_:)`. Used by one thread only (the
 /// control thread); it does no I/O and reads no clock.
 ///
-/// The timeline of an up/down hold (t = 0 at the Note On, source app defaults):
+/// The timeline of an up/down hold (t = 0 at the Note On, defaults; docs/DESIGN.md §5.11):
 /// * t = 0: tap, tempo ±1.
 /// * Force mode, as soon as pressure at *light* or above arrives: steps at
 ///   t = 0.32, 0.48, 0.64 … (hold delay, then every second 80 ms timer tick),
@@ -136,7 +136,7 @@ public struct PressureController: Sendable {
         switch key {
         case .up, .down:
             hold = TempoHold(key: key, note: note, channel: channel, start: now)
-            // Tap: the source app's TouchDown handler, ±1 at once.
+            // Tap: the phone metronome's touch-down handler, ±1 at once (docs/DESIGN.md §5.3).
             let tapped = tempo.adding(key.direction * configuration.tapStep)
             write(tapped)
         case .preset:
@@ -148,7 +148,7 @@ public struct PressureController: Sendable {
         if let hold, hold.note == note, hold.channel == channel {
             endHold()
         } else if let deepPress, deepPress.note == note, deepPress.channel == channel {
-            // Released before the threshold: the gesture is cancelled (seed 002: `.Failed`).
+            // Released before the threshold: the gesture is cancelled (docs/DESIGN.md §5.8: `.Failed`).
             self.deepPress = nil
             reading = PressureReading()
         }
@@ -174,11 +174,11 @@ public struct PressureController: Sendable {
             reading.force = force
             reading.level = after
             hold.lastActivity = now
-            // Impact: the source app's UIImpactFeedbackGenerator fires on entering
-            // strong and on leaving it (Tactus also when leaving straight to rest).
+            // Impact: the phone metronome's UIImpactFeedbackGenerator fires on entering
+            // strong and on leaving it (docs/DESIGN.md §5.6; Tactus also when leaving straight to rest).
             if after == .strong && before != .strong { emit(.cue(.impact)) }
             if before == .strong && after != .strong { emit(.cue(.impact)) }
-            // The max cue of seed 001: once at the maximum, re-armed only below it.
+            // The max cue of the scales article: once at the maximum, re-armed only below it (docs/DESIGN.md §5.6).
             if raw >= configuration.calibration.maximum {
                 if reading.maximumArmed { emit(.cue(.maximum)) }
                 reading.maximumArmed = false
@@ -202,8 +202,8 @@ public struct PressureController: Sendable {
         }
     }
 
-    /// Seed 002: held at least `deepPressMinimumHold`, then pressed past the
-    /// threshold (strictly: `percentage > threshold`).
+    /// The deep press (docs/DESIGN.md §5.8): held at least `deepPressMinimumHold`, then
+    /// pressed past the threshold (strictly: `percentage > threshold`).
     private mutating func commitDeepPressIfReady() {
         guard var deepPress, !deepPress.committed,
               now >= deepPress.start + timing.deepPressMinimumHold,
@@ -329,7 +329,8 @@ public struct PressureController: Sendable {
     // MARK: - Steps
 
     /// A full step when it stays strictly inside 1–999, else 1 BPM toward the
-    /// limit: the source app's `if (_tempo < 999 - x) … else if (_tempo < 999) _tempo++`.
+    /// limit: the phone metronome's `if (_tempo < 999 - x) … else if (_tempo < 999) _tempo++`
+    /// (docs/DESIGN.md §5.4).
     private func stepped(by amount: Double, direction: Double) -> BPM {
         if isFullStep(from: tempo, by: amount, direction: direction) {
             return tempo.adding(direction * amount)

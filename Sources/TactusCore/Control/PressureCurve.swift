@@ -32,8 +32,8 @@ extension PressureConfiguration.Calibration {
     ///
     /// Values at or below the dead zone read 0; the maximum the controller
     /// actually reaches reads 1 (many controllers never send 127); in between,
-    /// linearly, then bent by the curve. The source app's `force /
-    /// maximumPossibleForce`, with the player's own maximum.
+    /// linearly, then bent by the curve. The articles' `force / maximumPossibleForce`
+    /// (docs/DESIGN.md §5.2), with the player's own maximum.
     public func force(raw value: Int) -> Double {
         let span = maximum - deadZone
         guard span > 0 else { return value > deadZone ? 1 : 0 }

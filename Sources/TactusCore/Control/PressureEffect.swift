@@ -4,12 +4,12 @@
 public enum PressureEffect: Hashable, Sendable {
     /// The tempo to play from now on.
     case tempo(BPM)
-    /// A feedback sound on the `feedback` output (the source app's haptics).
+    /// A feedback sound on the `feedback` output (the phone metronome's haptics, docs/DESIGN.md §5.6).
     case cue(ClickSound)
     /// The deep press on the preset key was committed: switch to the next preset.
     case nextPreset
     /// A tempo hold ended: the tempo it reached, to be saved as the last tempo
-    /// (source: `touchUpInside` saves `_tempo` in the user defaults).
+    /// (the phone metronome's `touchUpInside` saves `_tempo` in the user defaults; docs/DESIGN.md §5.7).
     case holdEnded(lastTempo: BPM)
     /// A control key sent no Note Off (nor pressure) for `stuckKeyTimeout` and was
     /// released by Tactus.

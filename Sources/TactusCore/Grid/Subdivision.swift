@@ -7,12 +7,14 @@ public enum Subdivision: String, Sendable, Hashable, CaseIterable, BitwiseCopyab
     /// Swung eighths: the off-beat click on the last third of the beat (a triplet shuffle).
     case swing
 
-    /// Subdivision clicks stop from 300 BPM up (the source app switches its
-    /// divide setting back to 1 when the tempo reaches 300) and return below.
+    /// Subdivision clicks stop from 300 BPM up and return below: the phone metronome
+    /// switches its divide setting back to 1 when the tempo reaches 300 (docs/DESIGN.md §3.5).
     public static var cutoff: BPM { BPM(hundredths: 30_000) }
 
-    /// Offsets, in fractions of a beat, of the clicks inside a beat after the beat itself.
-    /// Returned as (numerator, denominator) pairs so that pulse positions stay exact.
+    /// The equal parts a beat is cut into (swing: thirds, of which only the last
+    /// clicks); a click falls on every part `clicks(atPart:)` admits, always on a
+    /// whole pulse: a beat of a D-th note is 384 / D pulses, divisible by 2, 3 and
+    /// 4 for every D up to 32.
     public var divisions: Int {
         switch self {
         case .none: 1

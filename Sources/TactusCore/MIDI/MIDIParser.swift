@@ -80,10 +80,10 @@ public struct MIDIParser: Sendable {
             inSysEx = false
             runningStatus = 0
             ignoredBytes += 1
-        case MIDIStatus.timeCodeQuarterFrame, MIDIStatus.songPosition, MIDIStatus.songSelect:
-            inSysEx = false
-            runningStatus = byte
         default:
+            // Channel voice, and the System Common messages with data (quarter frame,
+            // Song Position, Song Select): their data bytes follow; `parse` clears
+            // the running status again once a System Common message is complete.
             inSysEx = false
             runningStatus = byte
         }
@@ -118,15 +118,5 @@ public struct MIDIParser: Sendable {
         default:
             return status == MIDIStatus.songPosition ? .songPosition(UInt16(a.value) | UInt16(b.value) << 7) : nil
         }
-    }
-
-    /// Parses one complete event (a JACK MIDI event or an ALSA raw buffer) with a
-    /// fresh parser: the first message it contains, or nil.
-    public static func firstMessage(in bytes: UnsafeBufferPointer<UInt8>) -> MIDIMessage? {
-        var parser = MIDIParser()
-        for b in bytes {
-            if let m = parser.parse(b) { return m }
-        }
-        return nil
     }
 }

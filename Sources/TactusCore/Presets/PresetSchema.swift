@@ -87,7 +87,7 @@ extension FieldFormat where T == String {
 }
 
 extension FieldFormat where T == BPM {
-    /// The source app's range, 1–999, at the engine's 0.01 BPM resolution.
+    /// The phone metronome's range, 1–999, at the engine's 0.01 BPM resolution (docs/DESIGN.md §3.1).
     static var tempo: FieldFormat {
         let number = FieldFormat<Double>.number(1...999, "BPM (beats of the meter's unit a minute)", decimals: 2)
         return FieldFormat(allowed: number.allowed, read: { json throws(FieldProblem) in BPM(try number.read(json)) },

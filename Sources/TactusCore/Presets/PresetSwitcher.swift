@@ -4,7 +4,7 @@
 /// A preset is re-read from its file when it is chosen, so an edit made while
 /// Tactus runs is picked up, and a file broken by that edit is refused: the
 /// preset playing stays, nothing is sent to the engine, and the outcome carries
-/// the message to show (SPEC §5: the running state is left unchanged).
+/// the message to show (docs/DESIGN.md §6: the running state is left unchanged).
 public struct PresetSwitcher {
     public enum Outcome: Hashable, Sendable {
         /// The engine has the new preset; the caller applies `preset.pressure` and `preset.sounds`.
@@ -54,7 +54,7 @@ public struct PresetSwitcher {
         return select(index: index, control: control)
     }
 
-    /// The next preset in list order, wrapping after the last (the deep press, SPEC §4.9).
+    /// The next preset in list order, wrapping after the last (the deep press, docs/DESIGN.md §5.8).
     public mutating func next(control: borrowing EngineControl) -> Outcome {
         guard let index = library.index(after: currentIndex) else { return .ignored("there are no presets to switch to") }
         return select(index: index, control: control)

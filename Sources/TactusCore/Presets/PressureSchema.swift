@@ -34,7 +34,7 @@ enum PressureSchema {
             .object("calibration", \.calibration, calibration),
             .value("stuckKeyTimeout", \.stuckKeyTimeout, .seconds(0.1...3600)),
         ], rules: [
-            // Hysteresis only works when the way back lies below the way in (SPEC §4).
+            // Hysteresis only works when the way back lies below the way in (docs/DESIGN.md §5.2).
             atMost("lightRelease", \.lightRelease, "lightThreshold", \.lightThreshold),
             atMost("strongRelease", \.strongRelease, "strongThreshold", \.strongThreshold),
             below("lightThreshold", \.lightThreshold, "strongThreshold", \.strongThreshold),

@@ -1,5 +1,5 @@
 /// Every sound the engine can play. Clicks go to the `click` output, cues of the
-/// pressure controller (the source app's haptics made audible) to `feedback`.
+/// pressure controller (the phone metronome's haptics made audible, docs/DESIGN.md §5.6) to `feedback`.
 public enum ClickSound: Int, Sendable, CaseIterable, BitwiseCopyable {
     /// The first beat of the bar (accent `X`).
     case accent
@@ -11,7 +11,7 @@ public enum ClickSound: Int, Sendable, CaseIterable, BitwiseCopyable {
     case impact
     /// One strong step (UISelectionFeedbackGenerator).
     case selection
-    /// The raw pressure reached the calibration maximum (the 0x1519 "peek" vibration of seed 001).
+    /// The raw pressure reached the calibration maximum (the scales article's system sound 1519, docs/DESIGN.md §5.6).
     case maximum
     /// A deep press committed the next preset.
     case commit

@@ -1,21 +1,7 @@
-#ifndef TACTUS_CSHIMS_H
-#define TACTUS_CSHIMS_H
-#include <jack/jack.h>
+#ifndef TACTUS_CALSASHIMS_H
+#define TACTUS_CALSASHIMS_H
 #include <alsa/asoundlib.h>
-#include <malloc.h>
 #include <sys/prctl.h>
-
-/// jack_client_open is variadic (the server name follows JackServerName in the
-/// option bits); Swift cannot call C variadics, so this fixes the argument list.
-static inline jack_client_t *tactus_jack_client_open(const char *client_name,
-                                                     jack_options_t options,
-                                                     jack_status_t *status,
-                                                     const char *server_name) {
-    if (server_name != NULL) {
-        return jack_client_open(client_name, (jack_options_t)(options | JackServerName), status, server_name);
-    }
-    return jack_client_open(client_name, options, status);
-}
 
 /// snd_seq_ev_set_* are macros in <alsa/seq_event.h> / seqmid.h.
 static inline void tactus_seq_ev_clear(snd_seq_event_t *ev) { snd_seq_ev_clear(ev); }
@@ -42,10 +28,8 @@ static inline void tactus_alsa_silent_error_handler(const char *file, int line, 
 /// each failure once in its own words, so the library's printer is silenced.
 /// The handler is variadic, which Swift cannot define.
 static inline void tactus_alsa_silence_library_errors(void) { snd_lib_error_set_handler(tactus_alsa_silent_error_handler); }
-/// Names the calling thread (shown by `top -H`, `ps -L`, gdb); prctl is variadic
-/// and pthread_setname_np needs _GNU_SOURCE, so neither imports into Swift.
+/// Names the calling thread (shown by `top -H`, `ps -L`, gdb): the ALSA clock and
+/// input threads. prctl is variadic and pthread_setname_np needs _GNU_SOURCE, so
+/// neither imports into Swift.
 static inline int tactus_set_thread_name(const char *name) { return prctl(PR_SET_NAME, name, 0, 0, 0); }
-
-/// malloc_trim is declared in <malloc.h>, which Glibc's Swift module leaves out.
-static inline int tactus_malloc_trim(void) { return malloc_trim(0); }
 #endif
