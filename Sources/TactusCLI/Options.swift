@@ -1,7 +1,8 @@
 import TactusCore
 
 /// Everything the `tactus` command line can say, parsed once. Every subcommand
-/// reads the options it needs; an option that a subcommand ignores is harmless.
+/// reads the options it needs; the parser refuses an option the command does
+/// not take (`OptionSpec.commands`), so none is silently ignored.
 ///
 /// Fields are optional where "not given" must differ from the default (a preset
 /// or the last tempo may supply the value instead).
