@@ -141,7 +141,7 @@ public enum OptionTable {
             note("--up-key", "note number of the faster key (default 72)", \.upKey),
             note("--down-key", "note number of the slower key (default 71)", \.downKey),
             note("--preset-key", "note number of the preset key (default 70)", \.presetKey),
-            flag("--feedback-midi", [.run], .pressure, "also send the feedback cues as MIDI notes on the clock ports (channel 16, notes 36-39)") { $0.feedbackMIDI = true },
+            flag("--feedback-midi", [.run], .pressure, "also send the feedback cues as MIDI notes on the clock ports: channel 16, 36 impact, 37 selection, 38 max, 39 commit") { $0.feedbackMIDI = true },
         ]
     }()
 
