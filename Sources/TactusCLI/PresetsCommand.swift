@@ -4,9 +4,10 @@ import Glibc
 #endif
 
 /// `tactus presets` lists the presets in list order (the order Program Change
-/// and the deep press use); `tactus presets check [FILE…]` validates preset
-/// files (every file of both preset folders when none is given) and prints
-/// every error, exit status 2 if there was any.
+/// and the deep press use) with the Program Change number that reaches each;
+/// `tactus presets check [FILE|NAME…]` validates preset files (every file of
+/// both preset folders when none is given) and prints every error of each at
+/// once, exit status 2 if there was any.
 ///
 /// The text is built by `output`, apart from printing, so tests check it directly.
 public enum PresetsCommand {

@@ -11,13 +11,15 @@ public enum RenderCommand {
         public var midiEvents: Int
         public var clicks: Int
         public var seconds: Double
+        /// RF64 past a WAV file's 4 GiB.
+        public var container: WAVContainer
     }
 
     public static func run(_ options: Options, tempo: BPM? = nil, bar: BarSettings? = nil) -> Int32 {
         do {
             let summary = try render(options, tempo: tempo, bar: bar)
             let realtime = summary.seconds > 0 ? Double(summary.frames) / Double(options.sampleRate) / summary.seconds : 0
-            let line = "tactus: rendered \(summary.frames) frames (\(format(Double(summary.frames) / Double(options.sampleRate))) s at \(options.sampleRate) Hz) to \(options.arguments[0]) in \(format(summary.seconds)) s (\(Int(realtime))x realtime), \(summary.clicks) clicks, \(summary.midiEvents) MIDI events"
+            let line = "tactus: rendered \(summary.frames) frames (\(format(Double(summary.frames) / Double(options.sampleRate))) s at \(options.sampleRate) Hz) to \(options.arguments[0])\(summary.container == .rf64 ? " (RF64: more than a WAV file's 4 GiB)" : "") in \(format(summary.seconds)) s (\(Int(realtime))x realtime), \(summary.clicks) clicks, \(summary.midiEvents) MIDI events"
             // Standard output is the MIDI log's with `--midi-log -`: the summary goes beside it.
             if options.midiLog == "-" { printError(line) } else { print(line) }
             return 0
@@ -50,8 +52,8 @@ public enum RenderCommand {
             clockOffsetFrames: options.clock.offsetFrames(sampleRate: sampleRate),
             clockWhileStopped: options.clock.sendWhileStopped, sendSongPosition: options.clock.sendSongPosition, muted: options.mute)
 
-        let writer = try WAVWriter(path: options.arguments[0], sampleRate: sampleRate, format: options.wavFormat,
-                                   container: container ?? WAVContainer.needed(frames: totalFrames, channels: 1, format: options.wavFormat))
+        let container = container ?? WAVContainer.needed(frames: totalFrames, channels: 1, format: options.wavFormat)
+        let writer = try WAVWriter(path: options.arguments[0], sampleRate: sampleRate, format: options.wavFormat, container: container)
         var log: UnsafeMutablePointer<FILE>?
         if let path = options.midiLog {
             // `-`: standard output, through a descriptor of its own so closing the log leaves it open.
@@ -96,7 +98,8 @@ public enum RenderCommand {
         if let log { writeLog(events, to: log) }
         eventCount += events.count
         return Summary(frames: totalFrames, midiEvents: eventCount,
-                       clicks: control.pointee.status.clicksPlayed.load(ordering: .relaxed), seconds: monotonicSeconds() - started)
+                       clicks: control.pointee.status.clicksPlayed.load(ordering: .relaxed), seconds: monotonicSeconds() - started,
+                       container: container)
     }
 
     private static func writeLog(_ events: borrowing MIDIEventBuffer, to file: UnsafeMutablePointer<FILE>) {

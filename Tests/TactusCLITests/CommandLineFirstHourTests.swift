@@ -53,6 +53,13 @@ struct CommandLineFirstHourTests {
         // klick's tempo counts quarter notes whatever the meter: 133 quarter notes are 266 eighths.
         try klick.resolveQuarterNoteTempo(meter: Meter("7/8")!)
         #expect(klick.tempo == BPM(266))
+        // A quarter-note tempo the meter's unit cannot hold at two decimals, or beyond 999, is refused.
+        var whole = try OptionParser.parse(["3/1", "97.33"])
+        #expect(throws: OptionError("tactus: the tempo 97.33 counts quarter notes, as in klick; in 3/1 that is 24.3325 beats a minute, "
+                                    + "not a tempo from 1 to 999 with two decimals at most")) { try whole.resolveQuarterNoteTempo(meter: whole.meter!) }
+        var fast = try OptionParser.parse(["7/8", "600"])
+        #expect(throws: OptionError("tactus: the tempo 600 counts quarter notes, as in klick; in 7/8 that is 1200 beats a minute, "
+                                    + "not a tempo from 1 to 999 with two decimals at most")) { try fast.resolveQuarterNoteTempo(meter: fast.meter!) }
         var waltz = try OptionParser.parse(["3/4", "96"])
         try waltz.resolveQuarterNoteTempo(meter: waltz.meter!)
         #expect(waltz.tempo == BPM(96) && waltz.meter == Meter("3/4") && waltz.arguments.isEmpty)

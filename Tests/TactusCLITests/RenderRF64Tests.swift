@@ -55,8 +55,8 @@ struct RenderRF64Tests {
         // A render forced to RF64 reads back through libsndfile with the same samples as the WAV one.
         let wav = temporary("click.wav"), rf64 = temporary("click.rf64.wav")
         defer { try? FileManager.default.removeItem(atPath: wav); try? FileManager.default.removeItem(atPath: rf64) }
-        _ = try RenderCommand.render(try OptionParser.parse(["render", wav, "--seconds", "2", "--format", "float", "-b", "133"]))
-        _ = try RenderCommand.render(try OptionParser.parse(["render", rf64, "--seconds", "2", "--format", "float", "-b", "133"]), container: .rf64)
+        #expect(try RenderCommand.render(try OptionParser.parse(["render", wav, "--seconds", "2", "--format", "float", "-b", "133"])).container == .wav)
+        #expect(try RenderCommand.render(try OptionParser.parse(["render", rf64, "--seconds", "2", "--format", "float", "-b", "133"]), container: .rf64).container == .rf64)
         #expect(containerType(wav) == Int32(SF_FORMAT_WAV))
         #expect(containerType(rf64) == Int32(SF_FORMAT_RF64))
         #expect(try Data(contentsOf: URL(fileURLWithPath: rf64)).prefix(4) == Data("RF64".utf8))
