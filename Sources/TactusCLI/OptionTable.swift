@@ -28,6 +28,8 @@ public struct OptionSpec: Sendable {
     public let section: Section
     /// One line for `--help`.
     public let help: String
+    /// Every value it takes, when they are a few words (for completions); empty when free.
+    public var choices: [String] = []
     /// What values are allowed, in the error for a bad one.
     let allowed: String
     /// Sets the option from its value ("" for a flag) and the name it was written with.
@@ -86,7 +88,8 @@ public enum OptionTable {
                 guard let a = AccentPattern(v) else { throw bad(n, v, accentsAllowed) }
                 o.accents = a
             },
-            value("--subdivision", "d", "KIND", .playing, .tempo, "\(subdivisions) (off from 300 BPM)", "one of \(subdivisions)") { o, v, n throws(OptionError) in
+            value("--subdivision", "d", "KIND", .playing, .tempo, "\(subdivisions) (off from 300 BPM)", "one of \(subdivisions)",
+                  choices: Subdivision.allCases.map(\.rawValue)) { o, v, n throws(OptionError) in
                 guard let s = Subdivision(rawValue: v) else { throw bad(n, v, "one of \(subdivisions)") }
                 o.subdivision = s
             },
@@ -130,7 +133,8 @@ public enum OptionTable {
         let modes = PressureConfiguration.Mode.allCases.map(\.rawValue).joined(separator: " or ")
         let channelAllowed = "a MIDI channel from 1 to 16, or omni"
         return [
-            value("--pressure-mode", nil, "MODE", [.run], .pressure, "levels (light ±1, strong ±10) or continuous (default levels)", modes) { o, v, n throws(OptionError) in
+            value("--pressure-mode", nil, "MODE", [.run], .pressure, "levels (light ±1, strong ±10) or continuous (default levels)", modes,
+                  choices: PressureConfiguration.Mode.allCases.map(\.rawValue)) { o, v, n throws(OptionError) in
                 guard let m = PressureConfiguration.Mode(rawValue: v) else { throw bad(n, v, modes) }
                 o.pressureMode = m
             },
@@ -149,7 +153,8 @@ public enum OptionTable {
         value("--preset", "p", "NAME|FILE", .playing, .presets, "start with this preset", "a preset name or a preset file") { o, v, _ in o.preset = v },
         value("--setlist", nil, "FILE", [.run, .render, .presets], .presets, "preset order for Program Change and next-preset",
               "a set list file, one preset name a line") { o, v, _ in o.setlist = v },
-        value("--switch", nil, "bar|now", [.run], .presets, "a preset switch lands on the next bar line (default) or beat", "bar or now") { o, v, n throws(OptionError) in
+        value("--switch", nil, "bar|now", [.run], .presets, "a preset switch lands on the next bar line (default) or beat", "bar or now",
+              choices: ["bar", "now"]) { o, v, n throws(OptionError) in
             switch v {
             case "bar": o.switchPoint = .nextBar
             case "now": o.switchPoint = .nextBeat
@@ -187,7 +192,8 @@ public enum OptionTable {
             value("--sample-rate", "r", "HZ", [.render], .render, "default 48000 (44100, 96kHz)", "a sample rate from 8000 to 192000 Hz") { o, v, n throws(OptionError) in
                 o.sampleRate = try sampleRate(v, n)
             },
-            value("--format", nil, "16|24|float", [.render], .render, "WAV sample format (default 16); RF64 past 4 GiB", "one of \(formats)") { o, v, n throws(OptionError) in
+            value("--format", nil, "16|24|float", [.render], .render, "WAV sample format (default 16); RF64 past 4 GiB", "one of \(formats)",
+                  choices: Options.WAVFormat.allCases.map(\.rawValue)) { o, v, n throws(OptionError) in
                 guard let f = Options.WAVFormat(rawValue: v) else { throw bad(n, v, "one of \(formats)") }
                 o.wavFormat = f
             },
@@ -208,14 +214,15 @@ public enum OptionTable {
     // MARK: - Building the table
 
     static func value(_ long: String, _ short: Character?, _ placeholder: String, _ commands: Set<Options.Command>, _ section: OptionSpec.Section,
-                      _ help: String, _ allowed: String,
+                      _ help: String, _ allowed: String, choices: [String] = [],
                       _ apply: @escaping @Sendable (inout Options, String, String) throws(OptionError) -> Void) -> OptionSpec {
-        OptionSpec(long: long, short: short, placeholder: placeholder, commands: commands, section: section, help: help, allowed: allowed, apply: apply)
+        OptionSpec(long: long, short: short, placeholder: placeholder, commands: commands, section: section, help: help, choices: choices,
+                   allowed: allowed, apply: apply)
     }
 
     static func flag(_ long: String, _ commands: Set<Options.Command>, _ section: OptionSpec.Section, _ help: String, short: Character? = nil,
                      _ set: @escaping @Sendable (inout Options) -> Void) -> OptionSpec {
-        OptionSpec(long: long, short: short, placeholder: nil, commands: commands, section: section, help: help, allowed: "") { o, _, _ in set(&o) }
+        OptionSpec(long: long, short: short, placeholder: nil, commands: commands, section: section, help: help, allowed: "", apply: { o, _, _ in set(&o) })
     }
 
     static func note(_ long: String, _ help: String, _ keyPath: WritableKeyPath<Options, UInt7?> & Sendable) -> OptionSpec {

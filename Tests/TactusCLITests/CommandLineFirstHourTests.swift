@@ -133,7 +133,13 @@ struct CommandLineFirstHourTests {
         for spec in OptionTable.all {
             #expect(spec.long.hasPrefix("--") && !spec.help.isEmpty && !spec.commands.isEmpty, "\(spec.long)")
             #expect(spec.takesValue == !spec.allowed.isEmpty, "\(spec.long): a value option says what it allows")
+            // Each choice a completion would offer is one the parser takes, for one of its commands.
+            for choice in spec.choices {
+                let command = Options.Command.allCases.first { spec.commands.contains($0) }!
+                #expect(throws: Never.self, "\(spec.long) \(choice)") { try OptionParser.parse([command.rawValue, spec.long, choice] + (command == .render ? ["x.wav"] : [])) }
+            }
         }
+        #expect(OptionTable.all.filter { !$0.choices.isEmpty }.map(\.long) == ["--subdivision", "--pressure-mode", "--switch", "--format"])
     }
 
     // MARK: - 4. --midi-log -, and the option a bad sample came from
