@@ -1,70 +1,94 @@
-/// `tactus --help` and `--version`.
+/// `tactus --help` (the commands), `tactus COMMAND --help` (that command's
+/// options, from `OptionTable`) and `--version`.
 public enum Help {
     public static let version = "0.1.0"
 
-    public static let text = """
-    Usage: tactus [run] [OPTIONS] [PORT...]       click on JACK, MIDI clock on JACK MIDI and ALSA
-           tactus render OUT.wav --seconds N [OPTIONS]   render a click track offline
-           tactus presets [check FILE...]          list presets, or validate preset files
-           tactus ports                             list ALSA sequencer and JACK MIDI ports
-           tactus learn                             map control keys, calibrate aftertouch
+    /// `tactus --help`: what each command does and how it is called.
+    public static var text: String {
+        var lines = ["Usage: tactus [COMMAND] [OPTIONS] [ARGUMENTS]", "", "Commands:"]
+        let width = (Options.Command.allCases.map(\.rawValue.count).max() ?? 0) + 2
+        for command in Options.Command.allCases {
+            lines.append("  " + Format.padded(command.rawValue, width) + command.summary)
+        }
+        lines += ["", "Usage of each:"]
+        lines += Options.Command.allCases.flatMap(\.usage).map { "  " + $0 }
+        lines += ["", "tactus COMMAND --help lists the options of that command (tactus run --help: the metronome's)."]
+        lines += optionLines(OptionTable.general)
+        lines.append(badValues)
+        return lines.joined(separator: "\n")
+    }
 
-    Tempo and bar:
-      -b, --bpm BPM              tempo, 1 to 999, two decimals at most (default 120,
-                                 or the last tempo pressure control left)
-      -m, --meter N/D            time signature; the tempo counts D-th notes (default 4/4)
-      -a, --accents PATTERN      one symbol a beat: X accent, x normal, . silent (default X then x)
-      -d, --subdivision KIND     none, eighths, triplets, sixteenths, swing (off from 300 BPM)
-      -g, --gain DB              click gain in dB, -60 to 12 (default 0)
-          --mute                 no clicks; the clock keeps running
-          --sample-accent WAV, --sample-beat WAV, --sample-subdivision WAV
-                                 your own click samples instead of the synthesised ones
+    /// `tactus COMMAND --help`: its usage, then its options by section, then its notes.
+    public static func text(for command: Options.Command) -> String {
+        var lines = ["Usage: " + command.usage[0]] + command.usage.dropFirst().map { "       " + $0 }
+        lines += ["", command.summary.prefix(1).uppercased() + command.summary.dropFirst() + "."]
+        let options = OptionTable.options(of: command)
+        let column = options.map(\.synopsis.count).max()
+        for section in OptionSpec.Section.allCases {
+            let inSection = options.filter { $0.section == section }
+            guard !inSection.isEmpty else { continue }
+            lines += ["", section.rawValue + ":"]
+            lines += optionLines(inSection, column: column)
+        }
+        if !command.notes.isEmpty { lines += [""] + command.notes }
+        lines.append(badValues)
+        return lines.joined(separator: "\n")
+    }
 
-    JACK:
-      -n, --name NAME            JACK client name (default tactus)
-      -s, --server NAME          JACK server name
-      PORT...                    audio ports to connect the click to (e.g. system:playback_1)
-          --connect-clock PORT   JACK MIDI port to send the clock to (repeatable)
-          --connect-control PORT JACK MIDI port to read the controller from (repeatable)
-          --connect-feedback PORT audio port for the pressure feedback sounds (repeatable)
-          --start-stopped        wait for a start command instead of starting at once
+    static let badValues = "Bad values exit with status 2 and one line naming the option and what is allowed."
 
-    MIDI clock:
-      -o, --clock-offset MS      send the clock MS later (negative: earlier) than the click
-          --clock-while-stopped  send 0xF8 while stopped
-          --no-song-position     no Song Position Pointer on stop and continue
+    /// `  -b, --bpm BPM              tempo, …`: the synopses in one column, as
+    /// wide as the widest of the command's (`column`), two spaces before the help.
+    static func optionLines(_ options: [OptionSpec], column: Int? = nil) -> [String] {
+        let width = column ?? options.map(\.synopsis.count).max() ?? 0
+        return options.map { "  " + Format.padded($0.synopsis, width) + "  " + $0.help }
+    }
+}
 
-    Pressure control (a key on your controller, pressed harder, changes the tempo):
-          --pressure-mode MODE   levels (light ±1, strong ±10) or continuous (default levels)
-          --control-channel CH   1 to 16, or omni (default omni)
-          --up-key N, --down-key N, --preset-key N   note numbers (default 72, 71, 70)
-          --feedback-midi        also send the feedback cues as MIDI notes on the clock
-                                 ports: channel 16, 36 impact, 37 selection, 38 max, 39 commit
+extension Options.Command {
+    /// One line: what the command does.
+    var summary: String {
+        switch self {
+        case .run: "click on JACK, MIDI clock on JACK MIDI and the ALSA sequencer (the default command)"
+        case .render: "render a click track to a WAV file offline, by the engine code the JACK callback runs"
+        case .presets: "list the presets with their Program Change numbers, or check preset files"
+        case .ports: "list the ALSA sequencer and JACK ports Tactus can connect to"
+        case .learn: "map the control keys and calibrate aftertouch (saves controller.json)"
+        }
+    }
 
-    Presets:
-      -p, --preset NAME|FILE     start with this preset
-          --setlist FILE         preset order for Program Change and next-preset
-          --switch bar|now       a preset switch lands on the next bar line (default) or beat
+    /// How it is called, one form a line.
+    var usage: [String] {
+        switch self {
+        case .run: ["tactus [run] [OPTIONS] [PORT...]", "tactus [run] [OPTIONS] [METER] TEMPO [PATTERN] [PORT...]   (klick's form)"]
+        case .render: ["tactus render OUT.wav --seconds N [OPTIONS]"]
+        case .presets: ["tactus presets [--setlist FILE]", "tactus presets check [FILE|NAME...]"]
+        case .ports: ["tactus ports [-s SERVER]"]
+        case .learn: ["tactus learn [OPTIONS]"]
+        }
+    }
 
-    ALSA sequencer:
-          --no-alsa              JACK only
-          --alsa-clock-to C:P    subscribe this port to Tactus:clock (repeatable)
-          --alsa-control-from C:P  subscribe Tactus:control to this port (repeatable)
-          --alsa-lookahead MS    schedule clock events this far ahead (default 5)
-
-    Display:
-      -i, --interactive          live display and keys (default when output is a terminal)
-          --no-interactive       log lines instead
-
-    Render:
-          --seconds N            length of the click track
-      -r, --sample-rate HZ       default 48000
-          --format 16|24|float   WAV sample format (default 16)
-          --midi-log FILE        write every MIDI event with its absolute frame
-          --block FRAMES         render block size (default 1024; the result does not depend on it)
-
-      -h, --help                 this text
-      -V, --version              the version
-    Bad values exit with status 2 and one line naming the option and what is allowed.
-    """
+    /// What the options do not say.
+    var notes: [String] {
+        switch self {
+        case .run: [
+            "PORT...: audio ports the click goes to; a JACK port name has a colon (system:playback_1).",
+            "klick's form: tactus 7/8 133 X.x.x.. is meter, tempo and accents in klick's order. Its tempo counts",
+            "  quarter notes, as klick's does (7/8 at 133 plays 266 eighths a minute); --bpm counts the meter's unit.",
+            "The tempo: --bpm, else the preset's, else the last tempo, else 120. The last tempo is saved when a",
+            "  pressure hold ends, when the tempo keys (arrows) change it and when taps set it; a preset does not.",
+        ]
+        case .render: [
+            "The tempo: --bpm, else the preset's, else 120. A render never reads the last tempo, so a command",
+            "  renders the same file each time.",
+            "Files past 4 GiB are RF64 (WAV with 64-bit sizes, EBU Tech 3306), as libsndfile, sox and DAWs read.",
+        ]
+        case .presets: [
+            "check without FILE checks every file of both preset folders; a NAME checks that preset's file.",
+            "A user preset wins a name or Program Change number it shares with a shipped one.",
+        ]
+        case .ports: []
+        case .learn: ["Listens on tactus:control (JACK) and Tactus:control (ALSA) like tactus run; the click stays silent."]
+        }
+    }
 }

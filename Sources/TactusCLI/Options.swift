@@ -1,7 +1,8 @@
 import TactusCore
 
 /// Everything the `tactus` command line can say, parsed once. Every subcommand
-/// reads the options it needs; an option that a subcommand ignores is harmless.
+/// reads the options it needs; the parser refuses an option the command does
+/// not take (`OptionSpec.commands`), so none is silently ignored.
 ///
 /// Fields are optional where "not given" must differ from the default (a preset
 /// or the last tempo may supply the value instead).
@@ -20,6 +21,8 @@ public struct Options: Sendable {
     }
 
     public var command: Command = .run
+    /// The command was written (`tactus run`), not taken as the default.
+    public var commandGiven = false
     /// Words after the subcommand that are not options: ports to connect (run),
     /// the output file (render), `check FILE…` (presets).
     public var arguments: [String] = []
@@ -29,6 +32,9 @@ public struct Options: Sendable {
 
     // Tempo and bar.
     public var tempo: BPM?
+    /// The tempo of klick's form (`tactus 7/8 133`), in quarter notes a minute as
+    /// klick counts it; `resolveQuarterNoteTempo` turns it into `tempo` once the meter is known.
+    public var quarterNoteTempo: BPM?
     public var meter: Meter?
     public var accents: AccentPattern?
     public var subdivision: Subdivision?
@@ -105,6 +111,8 @@ public struct OptionError: Error, Equatable, CustomStringConvertible {
     public let message: String
     public init(_ message: String) { self.message = message }
     public var description: String { message }
+    /// The message without its leading `tactus: `, to put after another subject.
+    public var reason: String { message.hasPrefix("tactus: ") ? String(message.dropFirst(8)) : message }
     /// Exit status for a usage error, as JACK tools and getopt programs use.
     public static let exitStatus: Int32 = 2
 }

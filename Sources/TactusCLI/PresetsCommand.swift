@@ -1,9 +1,13 @@
 import TactusCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `tactus presets` lists the presets in list order (the order Program Change
-/// and the deep press use); `tactus presets check [FILE…]` validates preset
-/// files (every file of both preset folders when none is given) and prints
-/// every error, exit status 2 if there was any.
+/// and the deep press use) with the Program Change number that reaches each;
+/// `tactus presets check [FILE|NAME…]` validates preset files (every file of
+/// both preset folders when none is given) and prints every error of each at
+/// once, exit status 2 if there was any.
 ///
 /// The text is built by `output`, apart from printing, so tests check it directly.
 public enum PresetsCommand {
@@ -29,7 +33,7 @@ public enum PresetsCommand {
             return check(Array(options.arguments.dropFirst()), directories: directories)
         case let other?:
             return Output(status: OptionError.exitStatus, standardOutput: [],
-                          standardError: ["tactus: presets: unknown argument '\(other)': tactus presets [check FILE...]"])
+                          standardError: ["tactus: presets: unknown argument '\(other)': tactus presets [check FILE|NAME...]"])
         }
     }
 
@@ -58,18 +62,23 @@ public enum PresetsCommand {
                       standardError: errors)
     }
 
-    /// One `ok` line per good file on standard output, every error on standard error.
-    static func check(_ files: [String], directories: PresetDirectories) -> Output {
-        let paths = files.isEmpty
+    /// One `ok` line per good file on standard output, every error of every file
+    /// (its fields, its sample files, their decoding) and every warning on
+    /// standard error. An argument is a preset's name (as `--preset` takes it) or a file.
+    static func check(_ arguments: [String], directories: PresetDirectories) -> Output {
+        let library = PresetLibrary.load(directories)
+        let paths = arguments.isEmpty
             ? [directories.shipped, directories.user].compactMap { $0 }.flatMap { PresetDirectories.presetFiles(in: $0) ?? [] }
-            : files
+            : arguments.map { argument in library.index(named: argument).map { library.entries[$0].file } ?? argument }
         var output = Output(status: 0, standardOutput: [], standardError: [])
-        for path in paths {
+        for (index, path) in paths.enumerated() {
             do throws(PresetError) {
-                let preset = try PresetFile.load(path: path)
-                // Its samples must decode too, as they must to start with it or switch to it.
-                try SampleFilesInUse.check(PresetEntry(preset: preset, file: path, origin: .file))
+                if !arguments.isEmpty { try refuseUnknownName(arguments[index], path: path, library: library) }
+                let (preset, fieldIssues) = try PresetFile.inspect(path: path)
+                let issues = fieldIssues + undecodableSamples(of: preset, file: path, besides: fieldIssues)
+                guard issues.isEmpty else { throw PresetError(file: path, issues: issues) }
                 output.standardOutput.append("ok \(path): \(preset.name), \(preset.tempo) BPM, \(preset.bar.meter)")
+                output.standardError += programWarnings(preset, file: path, library: library)
             } catch {
                 output.standardError += error.messages
                 output.status = OptionError.exitStatus
@@ -77,6 +86,43 @@ public enum PresetsCommand {
         }
         if paths.isEmpty { output.standardError.append("tactus: no preset files to check") }
         return output
+    }
+
+    /// A word that is neither a preset's name nor a file (no `/`, no `.json`, nothing there): a name mistyped.
+    private static func refuseUnknownName(_ argument: String, path: String, library: PresetLibrary) throws(PresetError) {
+        guard path == argument, !argument.contains("/"), !argument.lowercased().hasSuffix(".json"), access(argument, F_OK) != 0 else { return }
+        let near = Spelling.nearest(to: argument, among: library.entries.map(\.preset.name)).map { " (did you mean \($0)?)" } ?? ""
+        throw PresetError(file: argument, problem: "no preset is named \"\(argument)\" and there is no such file\(near)",
+                          allowed: "a preset name (tactus presets lists them) or a preset file")
+    }
+
+    /// Its samples must decode too, as they must to start with it or switch to
+    /// it: each file that exists (`besides` already says which do not) is read.
+    private static func undecodableSamples(of preset: Preset, file: String, besides issues: [PresetIssue]) -> [PresetIssue] {
+        let entry = PresetEntry(preset: preset, file: file, origin: .file)
+        let files = entry.sampleFiles()
+        var found: [PresetIssue] = []
+        for (key, sound) in PresetFile.sampleKeys where files[sound] != nil && !issues.contains(where: { $0.path == "sounds." + key }) {
+            do throws(PresetError) {
+                try SampleFilesInUse.check(entry, except: files.filter { $0.key != sound })
+            } catch {
+                found += error.issues
+            }
+        }
+        return found
+    }
+
+    /// The preset's `program` is another's too: who gets it. Not an error: a user
+    /// preset is meant to be able to take a shipped one's number.
+    private static func programWarnings(_ preset: Preset, file: String, library: PresetLibrary) -> [String] {
+        guard let program = preset.program else { return [] }
+        let others = (library.entries + library.shippedProgramsTaken).filter { $0.file != file && $0.preset.program == program }
+        guard !others.isEmpty, let winner = library.index(forProgram: program).map({ library.entries[$0] }) else { return [] }
+        let gets = winner.file == file ? "this preset gets it" : "\"\(winner.preset.name)\" gets it"
+        let rule = library.shippedProgramsTaken.contains { $0.preset.program == program } ? " (a user preset wins over a shipped one)" : ""
+        return others.map { other in
+            "warning: \(file): program: \(program) is also the program of \(other.origin.rawValue) preset \"\(other.preset.name)\" (\(other.file)); \(gets)\(rule)"
+        }
     }
 
     /// Columns padded to their widest cell, two spaces apart; the last column is not padded.

@@ -11,13 +11,17 @@ public enum RenderCommand {
         public var midiEvents: Int
         public var clicks: Int
         public var seconds: Double
+        /// RF64 past a WAV file's 4 GiB.
+        public var container: WAVContainer
     }
 
     public static func run(_ options: Options, tempo: BPM? = nil, bar: BarSettings? = nil) -> Int32 {
         do {
             let summary = try render(options, tempo: tempo, bar: bar)
             let realtime = summary.seconds > 0 ? Double(summary.frames) / Double(options.sampleRate) / summary.seconds : 0
-            print("tactus: rendered \(summary.frames) frames (\(format(Double(summary.frames) / Double(options.sampleRate))) s at \(options.sampleRate) Hz) to \(options.arguments[0]) in \(format(summary.seconds)) s (\(Int(realtime))x realtime), \(summary.clicks) clicks, \(summary.midiEvents) MIDI events")
+            let line = "tactus: rendered \(summary.frames) frames (\(format(Double(summary.frames) / Double(options.sampleRate))) s at \(options.sampleRate) Hz) to \(options.arguments[0])\(summary.container == .rf64 ? " (RF64: more than a WAV file's 4 GiB)" : "") in \(format(summary.seconds)) s (\(Int(realtime))x realtime), \(summary.clicks) clicks, \(summary.midiEvents) MIDI events"
+            // Standard output is the MIDI log's with `--midi-log -`: the summary goes beside it.
+            if options.midiLog == "-" { printError(line) } else { print(line) }
             return 0
         } catch {
             printError(error.message)
@@ -25,8 +29,10 @@ public enum RenderCommand {
         }
     }
 
-    /// Renders to the file `options.arguments[0]`; throws a one-line error.
-    public static func render(_ options: Options, tempo: BPM? = nil, bar: BarSettings? = nil) throws(OptionError) -> Summary {
+    /// Renders to the file `options.arguments[0]`, RF64 when a WAV file cannot
+    /// hold it (`WAVContainer`; `container` forces one); throws a one-line error.
+    public static func render(_ options: Options, tempo: BPM? = nil, bar: BarSettings? = nil,
+                              container: WAVContainer? = nil) throws(OptionError) -> Summary {
         guard options.arguments.count == 1 else {
             throw OptionError("tactus: render needs exactly one output file: tactus render OUT.wav --seconds N")
         }
@@ -46,10 +52,14 @@ public enum RenderCommand {
             clockOffsetFrames: options.clock.offsetFrames(sampleRate: sampleRate),
             clockWhileStopped: options.clock.sendWhileStopped, sendSongPosition: options.clock.sendSongPosition, muted: options.mute)
 
-        let writer = try WAVWriter(path: options.arguments[0], sampleRate: sampleRate, format: options.wavFormat)
+        let container = container ?? WAVContainer.needed(frames: totalFrames, channels: 1, format: options.wavFormat)
+        let writer = try WAVWriter(path: options.arguments[0], sampleRate: sampleRate, format: options.wavFormat, container: container)
         var log: UnsafeMutablePointer<FILE>?
         if let path = options.midiLog {
-            guard let f = fopen(path, "w") else { throw OptionError("tactus: cannot write --midi-log '\(path)': \(String(cString: strerror(errno)))") }
+            // `-`: standard output, through a descriptor of its own so closing the log leaves it open.
+            guard let f = path == "-" ? fdopen(dup(1), "w") : fopen(path, "w") else {
+                throw OptionError("tactus: cannot write --midi-log '\(path)': \(String(cString: strerror(errno)))")
+            }
             log = f
         }
         defer { if let log { fclose(log) } }
@@ -88,7 +98,8 @@ public enum RenderCommand {
         if let log { writeLog(events, to: log) }
         eventCount += events.count
         return Summary(frames: totalFrames, midiEvents: eventCount,
-                       clicks: control.pointee.status.clicksPlayed.load(ordering: .relaxed), seconds: monotonicSeconds() - started)
+                       clicks: control.pointee.status.clicksPlayed.load(ordering: .relaxed), seconds: monotonicSeconds() - started,
+                       container: container)
     }
 
     private static func writeLog(_ events: borrowing MIDIEventBuffer, to file: UnsafeMutablePointer<FILE>) {

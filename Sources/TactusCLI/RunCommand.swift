@@ -73,8 +73,7 @@ public enum RunCommand {
             return OptionError.exitStatus
         }
         let bar = jack.engine.bar
-        printError("tactus: \(jack.engine.tempo) BPM, \(bar.meter) \(bar.accents), \(bar.subdivision == .none ? "no subdivision" : bar.subdivision.rawValue)"
-                   + (jack.startStopped ? "; stopped, waiting for start" : "") + "; Ctrl-C to quit")
+        printError(StartLine.text(options, tempo: jack.engine.tempo, bar: bar, preset: presets?.preset, lastTempo: lastTempo, startStopped: jack.startStopped))
         // A 1 ms tick while a control key is held, so the pressure steps fall within a
         // millisecond of their time; 5 ms when idle (input keeps its arrival time
         // stamp, so a tap is at most 5 ms later and its hold timeline is exact).

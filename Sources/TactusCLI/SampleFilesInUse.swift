@@ -61,7 +61,7 @@ final class SampleFilesInUse: Sendable {
     /// A sample of `entry` that does not decode, by its field; a `--sample-*`
     /// file (read at start, gone since) by its option.
     private static func failure(_ entry: PresetEntry, _ sound: ClickSound, _ error: OptionError, commandLine: Bool) -> PresetError {
-        let problem = error.message.hasPrefix("tactus: ") ? String(error.message.dropFirst(8)) : error.message
+        let problem = error.reason
         guard !commandLine, let key = PresetFile.sampleKeys.first(where: { $0.1 == sound })?.0 else {
             return PresetError(file: entry.file, problem: "--sample-\(sound): \(problem)")
         }

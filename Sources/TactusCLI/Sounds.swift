@@ -4,8 +4,12 @@ extension Options {
     /// The synthesised sounds, with the `--sample-*` files and the starting
     /// preset's samples in their place, at `sampleRate`.
     /// Read off the real-time thread, before the engine starts (or to be swapped in).
+    /// A `--sample-*` file that does not decode is named by its option
+    /// (`tactus: --sample-beat: cannot read 'bad.wav': …`).
     public func soundSet(sampleRate: Int) throws(OptionError) -> SoundSet {
-        try Options.soundSet(files: presetSamples.merging(samples) { _, commandLine in commandLine }, sampleRate: sampleRate)
+        try Options.soundSet(files: presetSamples.merging(samples) { _, commandLine in commandLine }, sampleRate: sampleRate) { sound, error in
+            samples[sound] == nil ? error : OptionError("tactus: --sample-\(sound): \(error.reason)")
+        }
     }
 
     /// The synthesised sounds with `files` (WAV paths by sound) in their place.

@@ -4,6 +4,10 @@ import TactusCore
 public enum Tactus {
     /// Returns the exit status.
     public static func main(_ words: [String]) -> Int32 {
+        if words.first == PortsGiven.option {
+            print(PortsGiven.answer(Array(words.dropFirst())))
+            return 0
+        }
         var options: Options
         do {
             options = try OptionParser.parse(words)
@@ -11,7 +15,7 @@ public enum Tactus {
             printError(error.message)
             return OptionError.exitStatus
         }
-        if options.showHelp { print(Help.text); return 0 }
+        if options.showHelp { print(options.commandGiven ? Help.text(for: options.command) : Help.text); return 0 }
         if options.showVersion { print("tactus \(Help.version)"); return 0 }
         var start: PresetStart?
         // The run mode always reads the preset list: Program Change, the deep press and `[` `]` walk it.
@@ -23,6 +27,12 @@ public enum Tactus {
                 for line in error.messages { printError("tactus: " + line) }
                 return OptionError.exitStatus
             }
+        }
+        do throws(OptionError) {
+            try options.resolveQuarterNoteTempo(meter: options.meter ?? start?.preset?.preset.bar.meter ?? .fourFour)
+        } catch {
+            printError(error.message)
+            return OptionError.exitStatus
         }
         switch options.command {
         case .render:

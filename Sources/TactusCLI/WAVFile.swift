@@ -7,7 +7,7 @@ public final class WAVWriter {
     private let file: OpaquePointer
     public let path: String
 
-    public init(path: String, sampleRate: Int, format: Options.WAVFormat, channels: Int = 1) throws(OptionError) {
+    public init(path: String, sampleRate: Int, format: Options.WAVFormat, channels: Int = 1, container: WAVContainer = .wav) throws(OptionError) {
         var info = SF_INFO()
         info.samplerate = Int32(sampleRate)
         info.channels = Int32(channels)
@@ -17,7 +17,7 @@ public final class WAVWriter {
         case .pcm24: sub = Int32(SF_FORMAT_PCM_24)
         case .float: sub = Int32(SF_FORMAT_FLOAT)
         }
-        info.format = Int32(SF_FORMAT_WAV) | sub
+        info.format = Int32(container == .wav ? SF_FORMAT_WAV : SF_FORMAT_RF64) | sub
         guard let f = sf_open(path, Int32(SFM_WRITE), &info) else {
             throw OptionError("tactus: cannot write '\(path)': \(String(cString: sf_strerror(nil)))")
         }

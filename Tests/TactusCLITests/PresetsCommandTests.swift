@@ -124,7 +124,7 @@ struct PresetsCommandTests {
 
     @Test func anUnknownPresetsArgumentIsAUsageError() throws {
         let out = PresetsCommand.output(try options(["presets", "show"]), directories: PresetDirectories(shipped: nil, user: nil))
-        #expect(out == PresetsCommand.Output(status: 2, standardOutput: [], standardError: ["tactus: presets: unknown argument 'show': tactus presets [check FILE...]"]))
+        #expect(out == PresetsCommand.Output(status: 2, standardOutput: [], standardError: ["tactus: presets: unknown argument 'show': tactus presets [check FILE|NAME...]"]))
     }
 
     // MARK: - --preset at start

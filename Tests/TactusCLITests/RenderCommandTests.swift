@@ -118,6 +118,6 @@ struct RenderCommandTests {
     @Test func aMissingSampleFileIsNamed() throws {
         let r = try TactusProcess.run(["render", temporary("x.wav"), "--seconds", "1", "--sample-beat", "/nonexistent/beat.wav"])
         #expect(r.status == 2)
-        #expect(r.standardError.hasPrefix("tactus: cannot read '/nonexistent/beat.wav': "))
+        #expect(r.standardError.hasPrefix("tactus: --sample-beat: cannot read '/nonexistent/beat.wav': "))
     }
 }

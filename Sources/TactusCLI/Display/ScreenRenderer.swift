@@ -2,8 +2,9 @@ import TactusCore
 
 /// Draws a `DisplayModel` as the lines of a terminal screen `width` × `height`.
 ///
-/// ASCII only, so it reads the same in any locale and any font; colour is an
-/// extra (`ScreenStyle`), never the only carrier of meaning: the accented beat is
+/// ASCII, so it reads the same in any locale and any font, but for the note of
+/// the beat unit (`♪ = 133`) when `unicode` (`GlyphPolicy`; `1/8 = 133` else);
+/// colour is an extra (`ScreenStyle`), never the only carrier of meaning: the accented beat is
 /// an `X`, the current beat is in brackets, the level is written out. Each line
 /// fits the width (cut at the right); when the screen has fewer rows than the
 /// layout, the least important rows go first (blank rows, then the key help,
@@ -13,16 +14,19 @@ public struct ScreenRenderer: Sendable {
     public var width: Int
     public var height: Int
     public var color: Bool
+    /// Whether the note glyphs ♪ and ♩ may be drawn.
+    public var unicode: Bool
 
     /// Columns taken by the row labels ("tempo", "force", …).
     static let labelWidth = 8
     /// The force bar's width, when the screen is wide enough.
     static let maximumBarWidth = 40
 
-    public init(width: Int, height: Int, color: Bool = false) {
+    public init(width: Int, height: Int, color: Bool = false, unicode: Bool = false) {
         self.width = max(1, width)
         self.height = max(1, height)
         self.color = color
+        self.unicode = unicode
     }
 
     /// The screen's lines, top to bottom, at most `height` of them.
@@ -114,10 +118,28 @@ public struct ScreenRenderer: Sendable {
         return Row(.high, spans)
     }
 
+    /// In quarter-note meters `133 BPM`; else the beat's note (`♪ = 133`) and,
+    /// at the end of the row when it fits, the tempo of the MIDI clock, which
+    /// counts quarter notes (24 clocks a quarter note, MIDI 1.0), as a DAW
+    /// following it shows it: `(MIDI clock ♩ = 66.5)`.
     func tempoRow(_ m: DisplayModel) -> Row {
         let position = m.bar > 0 && m.beat > 0 ? "\(m.bar):\(m.beat)" : "-:-"
-        return Row(.essential, [label("tempo"), Span(text: "\(m.tempo) BPM", style: .bold),
-                                Span(text: "   \(m.meter)   bar:beat \(position)")])
+        let unit = m.meter.beatUnit
+        let tempo = unit == 4 ? "\(m.tempo) BPM" : "\(note(unit)) = \(m.tempo)"
+        var spans = [label("tempo"), Span(text: tempo, style: .bold), Span(text: "   \(m.meter)   bar:beat \(position)")]
+        let clock = Span(text: "   (MIDI clock \(note(4)) = \(Format.decimal(m.tempo.value * 4 / Double(unit))))")
+        if unit != 4, spans.map(\.text.count).reduce(clock.text.count, +) <= width { spans.append(clock) }
+        return Row(.essential, spans)
+    }
+
+    /// The note of a beat unit: ♪ and ♩ when `unicode`, else the fraction `1/8`.
+    func note(_ unit: Int) -> String {
+        guard unicode else { return "1/\(unit)" }
+        switch unit {
+        case 4: return "\u{2669}"
+        case 8: return "\u{266A}"
+        default: return "1/\(unit)"
+        }
     }
 
     /// One cell a beat: `X` accent, `x` beat, `.` silent; the beat just heard in

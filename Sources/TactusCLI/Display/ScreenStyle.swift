@@ -47,3 +47,16 @@ public enum ColorPolicy {
         return environment["TERM"] != "dumb"
     }
 }
+
+/// Whether the display may draw the note glyphs ♪ and ♩: when the locale's
+/// character set is UTF-8 (the first of `LC_ALL`, `LC_CTYPE`, `LANG` that is
+/// set, POSIX's order) and the terminal is not `dumb`. `NO_COLOR` is about
+/// colour and does not matter. Else the display writes `1/8 = 133`.
+public enum GlyphPolicy {
+    public static func unicode(environment: [String: String]) -> Bool {
+        guard environment["TERM"] != "dumb" else { return false }
+        let locale = ["LC_ALL", "LC_CTYPE", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? ""
+        let lower = locale.lowercased()
+        return lower.contains("utf-8") || lower.contains("utf8")
+    }
+}

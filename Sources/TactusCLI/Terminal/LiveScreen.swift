@@ -7,14 +7,18 @@ import TactusCore
 public final class LiveScreen {
     public let terminal: TerminalSession
     public let color: Bool
+    /// Note glyphs in the tempo row (`GlyphPolicy`).
+    public let unicode: Bool
     public let counter: RedrawCounter
     private var screen = TerminalScreen()
     private var limiter = RedrawLimiter<DisplayModel>()
     private var size: (rows: Int, columns: Int)
 
-    public init(terminal: TerminalSession, color: Bool, counter: RedrawCounter) {
+    public init(terminal: TerminalSession, color: Bool, counter: RedrawCounter,
+                unicode: Bool = GlyphPolicy.unicode(environment: ProcessEnvironment.current)) {
         self.terminal = terminal
         self.color = color
+        self.unicode = unicode
         self.counter = counter
         size = terminal.size
     }
@@ -27,7 +31,7 @@ public final class LiveScreen {
             limiter.invalidate()
         }
         guard let model = limiter.frame(model, at: now) else { return }
-        let lines = ScreenRenderer(width: size.columns, height: size.rows, color: color).render(model)
+        let lines = ScreenRenderer(width: size.columns, height: size.rows, color: color, unicode: unicode).render(model)
         let bytes = screen.update(to: lines)
         guard !bytes.isEmpty else { return }
         terminal.write(bytes)

@@ -5,6 +5,16 @@ extension Preset {
     /// Decodes and validates the bytes of a preset file. `file` names it in the messages.
     /// Throws every problem found, each with its field path.
     public static func decode(_ bytes: some Collection<UInt8>, file: String) throws(PresetError) -> Preset {
+        let (preset, issues) = try read(bytes, file: file)
+        guard issues.isEmpty else { throw PresetError(file: file, issues: issues) }
+        return preset
+    }
+
+    /// The preset as far as the bytes give it, with every problem of its fields
+    /// (a field in error keeps its default), so a check can look further (at the
+    /// samples) and report everything at once. Bytes that are not a JSON text of
+    /// at most 1 MiB throw: there are no fields to read.
+    public static func read(_ bytes: some Collection<UInt8>, file: String) throws(PresetError) -> (preset: Preset, issues: [PresetIssue]) {
         guard bytes.count <= maximumFileSize else {
             throw PresetError(file: file, problem: "the file has \(bytes.count) bytes, more than 1 MiB", allowed: "a preset file of at most 1 MiB")
         }
@@ -17,18 +27,25 @@ extension Preset {
         } catch {
             throw PresetError(file: file, problem: error.description, allowed: "JSON text (RFC 8259)")
         }
-        return try decode(json, file: file)
+        return read(json)
     }
 
     /// Validates a JSON value as a preset.
     public static func decode(_ json: JSONValue, file: String) throws(PresetError) -> Preset {
+        let (preset, issues) = read(json)
+        guard issues.isEmpty else { throw PresetError(file: file, issues: issues) }
+        return preset
+    }
+
+    /// The preset as far as `json` gives it, and every problem found.
+    static func read(_ json: JSONValue) -> (preset: Preset, issues: [PresetIssue]) {
         var draft = PresetSchema.Draft(preset: Preset(name: "", tempo: BPM(120)), accents: nil)
         var issues: [PresetIssue] = []
         PresetSchema.root.read(json, into: &draft, path: "", issues: &issues)
-        guard issues.isEmpty else { throw PresetError(file: file, issues: issues) }
         var preset = draft.preset
-        preset.bar.accents = draft.accents ?? .standard(beats: preset.bar.meter.beatsPerBar)
-        return preset
+        let meter = preset.bar.meter
+        preset.bar.accents = draft.accents.flatMap { $0.count == meter.beatsPerBar ? $0 : nil } ?? .standard(beats: meter.beatsPerBar)
+        return (preset, issues)
     }
 
     /// The preset as a JSON value, every key written out (defaults too), in schema order.

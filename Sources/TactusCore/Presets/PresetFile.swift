@@ -7,9 +7,19 @@ import Glibc
 public enum PresetFile {
     /// Reads and decodes the preset at `path`, and checks that its WAV samples exist.
     public static func load(path: String, home: String? = homeDirectory) throws(PresetError) -> Preset {
+        let (preset, issues) = try inspect(path: path, home: home)
+        guard issues.isEmpty else { throw PresetError(file: path, issues: issues) }
+        return preset
+    }
+
+    /// The preset at `path` as far as it reads, with every problem of its fields
+    /// and every sample file that cannot be read, together (`tactus presets check`
+    /// shows them at once). A file that cannot be read or is not JSON throws.
+    public static func inspect(path: String, home: String? = homeDirectory) throws(PresetError) -> (preset: Preset, issues: [PresetIssue]) {
         let bytes = try read(path: path, limit: Preset.maximumFileSize)
-        let preset = try Preset.decode(bytes, file: path)
-        var issues: [PresetIssue] = []
+        let (preset, fieldIssues) = try Preset.read(bytes, file: path)
+        var issues = fieldIssues
+        // A sample field in error stays built in, so only files the preset names cleanly are looked for.
         let files = preset.sampleFiles(presetFile: path, home: home)
         for (key, sound) in sampleKeys {
             guard let file = files[sound] else { continue }
@@ -18,8 +28,7 @@ public enum PresetFile {
                                           allowed: FieldFormat<SampleChoice>.sample.allowed))
             }
         }
-        guard issues.isEmpty else { throw PresetError(file: path, issues: issues) }
-        return preset
+        return (preset, issues)
     }
 
     /// The path of each sample key in the file, for messages.

@@ -29,12 +29,16 @@ public struct PresetEntry: Hashable, Sendable {
 /// byte does; controllers usually display it as n + 1).
 ///
 /// On a name clash (names compare case-insensitively) the user's preset hides
-/// the shipped one. Files that fail to load are skipped and kept in `problems`.
+/// the shipped one; on a `program` clash the user's preset takes the number and
+/// the shipped one is listed as if it had none (kept in `shippedProgramsTaken`).
+/// Files that fail to load are skipped and kept in `problems`.
 public struct PresetLibrary: Hashable, Sendable {
     public private(set) var entries: [PresetEntry]
     public private(set) var problems: [PresetError]
+    /// Shipped presets as their files give them, whose `program` a user preset took.
+    public private(set) var shippedProgramsTaken: [PresetEntry] = []
 
-    /// Merges shipped and user presets (user wins on a name clash) and sorts them in list order.
+    /// Merges shipped and user presets (user wins on a name or program clash) and sorts them in list order.
     public init(shipped: [PresetEntry], user: [PresetEntry], problems: [PresetError] = []) {
         var problems = problems
         var byName: [String: PresetEntry] = [:]
@@ -51,6 +55,13 @@ public struct PresetLibrary: Hashable, Sendable {
                 byName[key] = entry
             }
         }
+        let userPrograms = Set(byName.values.filter { $0.origin == .user }.compactMap(\.preset.program))
+        for (key, entry) in byName where entry.origin == .shipped {
+            guard let program = entry.preset.program, userPrograms.contains(program) else { continue }
+            shippedProgramsTaken.append(entry)
+            byName[key]?.preset.program = nil
+        }
+        shippedProgramsTaken.sort { $0.file < $1.file }
         entries = byName.values.sorted(by: PresetLibrary.listOrder)
         var programs: [UInt7: String] = [:]
         for entry in entries {

@@ -48,25 +48,7 @@ struct PresetObject<Root> {
     }
 
     /// The known key a typo most likely meant: at most two letters added, dropped or changed, case aside.
-    func nearestKey(to key: String) -> String? {
-        let typed = Array(key.lowercased())
-        let scored = keys.map { ($0, editDistance(typed, Array($0.lowercased()))) }
-        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= 2 else { return nil }
-        return best.0
-    }
-
-    /// Levenshtein distance.
-    private func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-        var previous = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var current = [i + 1]
-            for (j, y) in b.enumerated() {
-                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
-            }
-            previous = current
-        }
-        return previous[b.count]
-    }
+    func nearestKey(to key: String) -> String? { Spelling.nearest(to: key, among: keys) }
 
     static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }
 }

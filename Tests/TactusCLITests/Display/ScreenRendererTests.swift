@@ -9,7 +9,7 @@ struct ScreenRendererTests {
         let expected = [
             "Tactus  RUNNING",
             "",
-            "tempo   133 BPM   7/8   bar:beat 12:3",
+            "tempo   1/8 = 133   7/8   bar:beat 12:3   (MIDI clock 1/4 = 66.5)",
             "beat     X   x  [X]  x   X   x   x ",
             "",
             "force   [####################-------------]   62%  light   up        +6.25 BPM/s",
@@ -152,14 +152,14 @@ struct ScreenRendererTests {
         let lines = ScreenRenderer(width: 40, height: 5).render(DisplayFixtures.playing)
         #expect(lines == [
             "Tactus  RUNNING",
-            "tempo   133 BPM   7/8   bar:beat 12:3",
+            "tempo   1/8 = 133   7/8   bar:beat 12:3",
             "beat     X   x  [X]  x   X   x   x ",
             "force   [##########------]   62%  light ",
             "> preset refused: broken.json:",
         ])
         let tiny = ScreenRenderer(width: 40, height: 3).render(DisplayFixtures.playing)
         #expect(tiny == [
-            "tempo   133 BPM   7/8   bar:beat 12:3",
+            "tempo   1/8 = 133   7/8   bar:beat 12:3",
             "beat     X   x  [X]  x   X   x   x ",
             "force   [##########------]   62%  light ",
         ])
