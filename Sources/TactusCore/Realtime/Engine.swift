@@ -31,6 +31,9 @@ public struct Engine: ~Copyable {
     /// and the grid pulse of its song position 0.
     var followed: MeasuredMapping?
     var followBase: Int64 = 0
+    /// Where the last block ended: a block that starts there (no skipped cycles)
+    /// cannot have anything too late to send, and skips the check.
+    var lastBlockEnd: Int64 = .min
 
     public init(configuration c: EngineConfiguration, sounds: SoundSet) {
         sampleRate = c.sampleRate
@@ -93,6 +96,7 @@ public struct Engine: ~Copyable {
         }
         if let position { follow(position, blockStart: start, control: control) } else { stopFollowing() }
         if rolling { advanceGrid(blockStart: start, blockEnd: end, status: control.status, retired: control.retiredSounds) }
+        lastBlockEnd = end
         midi.flushNoteOffs(before: end)
         midi.drain(before: end, into: &events)
         audio.render(blockStart: start, frames: frames, click: click, feedback: feedback, retired: control.retiredSounds)
@@ -106,7 +110,7 @@ public struct Engine: ~Copyable {
     // MARK: - The grid
 
     mutating func advanceGrid(blockStart: Int64, blockEnd: Int64, status: borrowing EngineStatus, retired: borrowing SPSCRing<SoundSet>) {
-        skipAhead(to: blockStart, status: status)
+        if blockStart != lastBlockEnd { skipAhead(to: blockStart, status: status) }
         while true {
             var e = nextClock
             if song.running {

@@ -47,7 +47,7 @@ extension Engine {
             cursor = nextClock
             // Within a frame of song position 0 is Start; elsewhere the next 16th.
             let atZero = abs(position.songPulse) * position.framesPerPulse < 1
-            let resume = atZero ? 0 : roundUp(Int64(position.songPulse.rounded(.up)), toMultipleOf: Grid.pulsesPerMIDIBeat)
+            let resume = atZero ? 0 : roundUp(ceilToInt64(position.songPulse), toMultipleOf: Grid.pulsesPerMIDIBeat)
             followBase = cursor - resume
             if atZero && starting {
                 agenda.schedule(AgendaEntry(pulse: cursor, change: .transport(.start)))

@@ -38,13 +38,26 @@ struct MeasuredMapping: BitwiseCopyable {
 
     /// Rounded half up, as `GridAnchor` rounds: within ±0.5 frame of the source's position.
     func frame(of p: Int64) -> Int64 {
-        frame + Int64(((Double(p) - pulse) * framesPerPulse + 0.5).rounded(.down))
+        frame + floorToInt64((Double(p) - pulse) * framesPerPulse + 0.5)
     }
 
     func pulse(atOrBefore f: Int64) -> Int64 {
-        Int64((pulse + Double(f - frame) / framesPerPulse).rounded(.down))
+        floorToInt64(pulse + Double(f - frame) / framesPerPulse)
     }
 
     /// The (fractional) pulse at frame `f`, for telling a continuation from a jump.
     func pulsePosition(at f: Int64) -> Double { pulse + Double(f - frame) / framesPerPulse }
+}
+
+/// ⌊x⌋ as an integer, without `FloatingPointRoundingRule` (whose metadata the
+/// real-time checker cannot rule out). `x` must be within Int64's range.
+@inline(__always) func floorToInt64(_ x: Double) -> Int64 {
+    let t = Int64(x)
+    return Double(t) > x ? t - 1 : t
+}
+
+/// ⌈x⌉ as an integer, likewise.
+@inline(__always) func ceilToInt64(_ x: Double) -> Int64 {
+    let t = Int64(x)
+    return Double(t) < x ? t + 1 : t
 }

@@ -45,8 +45,8 @@ struct TempoGrid: BitwiseCopyable {
     /// the status and the 300 BPM subdivision rule.
     mutating func follow(_ map: MeasuredMapping) {
         mapping = .measured(map)
-        let bpm = Double(sampleRate) * 60 / (map.framesPerPulse * Double(pulsesPerBeat))
-        tempo = BPM(bpm)
+        let hundredths = Double(sampleRate) * 6000 / (map.framesPerPulse * Double(pulsesPerBeat))
+        tempo = BPM(hundredths: Int32(clamping: floorToInt64(min(hundredths, 1e7) + 0.5)))
     }
 
     /// The same grid at another sample rate, continuing at `frame`: the next
