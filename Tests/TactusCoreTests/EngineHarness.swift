@@ -27,6 +27,8 @@ final class EngineHarness {
     /// Look for feedback cues in every block (off by default: it costs a pass over each block).
     var scanFeedback = false
     let impulses: Bool
+    /// A time source consulted once per block (`ScriptedTimeSource`); nil: the engine's own time.
+    var source: ((Int64) -> TimelinePosition)?
     private let sounds: SoundSet
     private let buffer: UnsafeMutablePointer<Float>
     private let feedback: UnsafeMutablePointer<Float>
@@ -70,7 +72,8 @@ final class EngineHarness {
     /// One block at the current frame.
     func renderBlock(_ n: Int) {
         precondition(n <= capacity)
-        engine.render(frames: n, at: frame, control: control.pointee, click: buffer, feedback: feedback, events: &events)
+        engine.render(frames: n, at: frame, control: control.pointee, click: buffer, feedback: feedback, events: &events,
+                      position: source?(frame))
         for i in 0..<events.count { midi.append(events[i]) }
         if impulses {
             // Scan only while clicks the engine started are not yet found: a test
