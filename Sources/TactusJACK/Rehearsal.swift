@@ -59,7 +59,7 @@ enum Rehearsal {
         for block in 0..<(120 * blocksPerStep) {
             while step < script.count && script[step].0 * blocksPerStep == block {
                 if let command = script[step].1 { control.pointee.commands.push(command) }
-                if let tempo = script[step].2 { control.pointee.tempo.store(tempo) }
+                if let tempo = script[step].2 { control.pointee.commands.push(.setTempo(tempo)) }
                 step += 1
             }
             context.pointee.timeline.resume(at: frame)

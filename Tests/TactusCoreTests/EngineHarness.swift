@@ -27,6 +27,8 @@ final class EngineHarness {
     /// Look for feedback cues in every block (off by default: it costs a pass over each block).
     var scanFeedback = false
     let impulses: Bool
+    /// A time source consulted once per block (`ScriptedTimeSource`); nil: the engine's own time.
+    var source: ((Int64) -> TimelinePosition)?
     private let sounds: SoundSet
     private let buffer: UnsafeMutablePointer<Float>
     private let feedback: UnsafeMutablePointer<Float>
@@ -55,7 +57,7 @@ final class EngineHarness {
     }
 
     func send(_ command: EngineCommand) { control.pointee.commands.push(command) }
-    func setTempo(_ bpm: BPM) { control.pointee.tempo.store(bpm) }
+    func setTempo(_ bpm: BPM) { control.pointee.commands.push(.setTempo(bpm)) }
 
     /// Renders `frames` frames in blocks of `block`, continuing from the last frame.
     func run(frames: Int64, block: Int) {
@@ -70,7 +72,8 @@ final class EngineHarness {
     /// One block at the current frame.
     func renderBlock(_ n: Int) {
         precondition(n <= capacity)
-        engine.render(frames: n, at: frame, control: control.pointee, click: buffer, feedback: feedback, events: &events)
+        engine.render(frames: n, at: frame, control: control.pointee, click: buffer, feedback: feedback, events: &events,
+                      position: source?(frame))
         for i in 0..<events.count { midi.append(events[i]) }
         if impulses {
             // Scan only while clicks the engine started are not yet found: a test

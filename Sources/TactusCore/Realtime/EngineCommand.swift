@@ -1,5 +1,6 @@
-/// What the control thread asks of the engine, through an `SPSCRing`. Tempo is
-/// not here: it lives in `TempoState`, one atomic the engine reads every cycle.
+/// What the control thread asks of the engine, through an `SPSCRing`: the one
+/// way anything reaches the render thread, tempo included, so commands take
+/// effect in the order they were given.
 public enum EngineCommand: Sendable, BitwiseCopyable {
     /// MIDI Start: play from bar 1 (0xFA before the first clock).
     case start
@@ -7,6 +8,9 @@ public enum EngineCommand: Sendable, BitwiseCopyable {
     case stop
     /// MIDI Continue from the stored song position (SPP, then 0xFB).
     case `continue`
+    /// A new tempo from the next MIDI clock tick (with a bar change pending: from
+    /// its bar line), where the grid is re-anchored.
+    case setTempo(BPM)
     /// Move the song position to the start of `bar` (1-based).
     case locate(bar: Int32)
     /// New meter, accents, subdivision and optionally tempo, at a bar line or beat;

@@ -30,4 +30,9 @@ struct EventQueue<Element: BitwiseCopyable>: ~Copyable {
     }
 
     mutating func removeAll() { head = 0; count = 0 }
+
+    /// Changes every element in place, oldest first.
+    mutating func updateEach(_ body: (inout Element) -> Void) {
+        for i in 0..<count { body(&storage[(head + i) % capacity]) }
+    }
 }

@@ -1,6 +1,7 @@
 /// The feedback cues as MIDI notes, for a controller with pads or LEDs that can
 /// light up when the force enters *strong*, on each strong step, at the maximum
-/// and on a deep-press commit (the source app's haptics, made visible).
+/// and on a deep-press commit (the phone metronome's haptics made visible,
+/// docs/DESIGN.md §5.6).
 ///
 /// Each cue is a Note On, then its Note Off `lengthMilliseconds` later, on the
 /// clock stream (JACK `clock` port and the ALSA `clock` port), in frame order

@@ -1,0 +1,43 @@
+/// What a bar sounds like, pulse by pulse: which pulses click and with which
+/// sound (meter, accents, subdivisions), and the 300 BPM rule.
+struct ClickPattern: BitwiseCopyable {
+    var bar: BarSettings
+
+    /// What sounds at one pulse of a bar.
+    enum Hit: BitwiseCopyable {
+        /// A beat (index from 0) with its accent; a silent accent still counts as the beat.
+        case beat(index: Int, accent: Accent)
+        case subdivision
+    }
+
+    /// Subdivision clicks stop from `Subdivision.cutoff` (300 BPM) up and come
+    /// back below it (docs/DESIGN.md §3.5).
+    func subdivisionsOn(at tempo: BPM) -> Bool { bar.subdivision != .none && tempo < Subdivision.cutoff }
+
+    /// The first pulse at or after `rel` (pulses from a bar line) where a click may fall.
+    func nextClickPulse(atOrAfter rel: Int64, tempo: BPM) -> Int64 {
+        let beat = bar.meter.pulsesPerBeat
+        let step = subdivisionsOn(at: tempo) ? beat / Int64(bar.subdivision.divisions) : beat
+        return roundUp(rel, toMultipleOf: step)
+    }
+
+    /// The first bar line (`.nextBar`) or beat (`.nextBeat`) at or after `rel`.
+    func nextSwitchPulse(atOrAfter rel: Int64, point: SwitchPoint) -> Int64 {
+        roundUp(rel, toMultipleOf: point == .nextBar ? bar.meter.pulsesPerBar : bar.meter.pulsesPerBeat)
+    }
+
+    /// The hit at `rel` pulses after a bar line of this meter, or nil.
+    func hit(atBarRelative rel: Int64, tempo: BPM) -> Hit? {
+        let beatLength = bar.meter.pulsesPerBeat
+        let inBar = rel % bar.meter.pulsesPerBar
+        let withinBeat = inBar % beatLength
+        if withinBeat == 0 {
+            let index = Int(inBar / beatLength)
+            return .beat(index: index, accent: bar.accents[index])
+        }
+        guard subdivisionsOn(at: tempo) else { return nil }
+        let step = beatLength / Int64(bar.subdivision.divisions)
+        guard withinBeat % step == 0, bar.subdivision.clicks(atPart: Int(withinBeat / step)) else { return nil }
+        return .subdivision
+    }
+}

@@ -1,0 +1,138 @@
+/// The engine's commands from the control thread, applied at the start of a
+/// render call (docs/DESIGN.md §4, §8).
+extension Engine {
+    mutating func apply(_ command: EngineCommand, blockStart: Int64, control: borrowing EngineControl) {
+        switch command {
+        case .start:
+            beginRolling(at: blockStart)
+            agenda.schedule(AgendaEntry(pulse: nextClock, change: .transport(.start)))
+        case .continue:
+            guard !song.running else { return }
+            beginRolling(at: blockStart)
+            agenda.schedule(AgendaEntry(pulse: nextClock, change: .transport(.resume)))
+        case .stop:
+            stop(at: blockStart, control: control)
+        case .locate(let bar):
+            song.locate(bar: Int(bar), pulsesPerBar: pattern.bar.meter.pulsesPerBar)
+            if song.running {
+                agenda.schedule(AgendaEntry(pulse: nextClock, change: .transport(.relocate)))
+            } else {
+                sendSongPositionPointer(at: blockStart)
+            }
+        case .setTempo(let tempo):
+            request(tempo: tempo)
+        case .changeBar(let settings, let tempo, let point, let sounds, let gains):
+            changeBar(BarChange(settings: settings, tempo: tempo, point: point, sound: SoundChange(sounds: sounds, gains: gains)), control: control)
+        case .cue(let sound):
+            audio.cue(sound)
+            midi.noteOn(for: sound, blockStart: blockStart, sampleRate: sampleRate)
+        case .setFeedbackNotes(let notes):
+            midi.setFeedbackNotes(notes)
+        case .setGains(let g):
+            audio.setGains(g)
+        case .setMuted(let m):
+            audio.muted = m
+        case .setClockOffset(let frames):
+            setClockOffset(frames)
+        case .setClockWhileStopped(let on):
+            clockWhileStopped = on
+            if on { beginRolling(at: blockStart) } else if !song.running && agenda.entry(.transport) == nil { rolling = false }
+        case .setSongPositionEnabled(let on):
+            sendSongPosition = on
+        case .replaceSounds(let set):
+            audio.replace(sounds: set, retired: control.retiredSounds)
+        }
+    }
+
+    var nextClock: Int64 { roundUp(cursor, toMultipleOf: Grid.pulsesPerClock) }
+
+    mutating func changeBar(_ new: BarChange, control: borrowing EngineControl) {
+        if song.running {
+            var change = new
+            // A switch overtaken before its bar line: its sounds never played.
+            if case .bar(let older)? = agenda.remove(.bar)?.change {
+                change.sound = older.sound
+                change.sound.take(new.sound, retired: control.retiredSounds)
+            }
+            let pulse = song.gridPulse(barRelative: pattern.nextSwitchPulse(atOrAfter: song.barRelative(cursor), point: new.point))
+            if let tempo = agenda.entry(.tempo), tempo.pulse >= pulse, case .tempo(let t) = tempo.change {
+                change.tempo = change.tempo ?? t
+                _ = agenda.remove(.tempo)
+            }
+            agenda.schedule(AgendaEntry(pulse: pulse, change: .bar(change)))
+        } else {
+            // Stopped: a new bar setting starts a new song from bar 1.
+            _ = agenda.remove(.tempo)
+            pattern.bar = new.settings
+            if rolling {
+                grid.change(tempo: new.tempo, pulsesPerBeat: new.settings.meter.pulsesPerBeat, at: nextClock)
+            } else {
+                grid.set(tempo: new.tempo, pulsesPerBeat: new.settings.meter.pulsesPerBeat)
+            }
+            song.newSong()
+            audio.apply(new.sound, retired: control.retiredSounds)
+            control.status.barChanges.add(1, ordering: .relaxed)
+        }
+    }
+
+    mutating func request(tempo: BPM) {
+        // The time source owns the tempo while one drives the grid (docs/DESIGN.md §9).
+        guard followed == nil else { return }
+        if case .bar(var change)? = agenda.entry(.bar)?.change, let pulse = agenda.entry(.bar)?.pulse {
+            change.tempo = tempo
+            agenda.schedule(AgendaEntry(pulse: pulse, change: .bar(change)))
+        } else if !rolling {
+            grid.set(tempo: tempo)
+        } else {
+            agenda.schedule(AgendaEntry(pulse: nextClock, change: .tempo(tempo)))
+        }
+    }
+
+    mutating func setClockOffset(_ frames: Int32) {
+        midi.setDelay(max(0, Int64(frames)))
+        audio.setDelay(max(0, -Int64(frames)))
+    }
+
+    /// Starts the grid at the block's first frame if it was not running.
+    mutating func beginRolling(at blockStart: Int64) {
+        guard !rolling else { return }
+        rolling = true
+        cursor = nextClock
+        if case .tempo(let t)? = agenda.remove(.tempo)?.change { grid.set(tempo: t) }
+        grid.start(pulse: cursor, at: blockStart)
+    }
+
+    mutating func stop(at blockStart: Int64, control: borrowing EngineControl) {
+        if agenda.entry(.transport) != nil && !song.running {
+            _ = agenda.remove(.transport)
+            if !clockWhileStopped { rolling = false }
+            return
+        }
+        guard song.running else { return }
+        song.stop()
+        _ = agenda.remove(.transport)
+        // A pending bar change never reached its bar line: it becomes the new song's setting.
+        if case .bar(let change)? = agenda.remove(.bar)?.change {
+            pattern.bar = change.settings
+            if rolling {
+                grid.change(tempo: change.tempo, pulsesPerBeat: change.settings.meter.pulsesPerBeat, at: nextClock)
+            } else {
+                grid.set(tempo: change.tempo, pulsesPerBeat: change.settings.meter.pulsesPerBeat)
+            }
+            song.restartMeter()
+            audio.apply(change.sound, retired: control.retiredSounds)
+        }
+        midi.emit(.stop, gridFrame: blockStart)
+        sendSongPositionPointer(at: blockStart)
+        if !clockWhileStopped {
+            rolling = false
+            if case .tempo(let t)? = agenda.remove(.tempo)?.change { grid.set(tempo: t) }
+        }
+    }
+
+    mutating func sendSongPositionPointer(at frame: Int64) {
+        guard sendSongPosition, let beats = song.songPositionBeats else { return }
+        midi.emit(.songPosition(beats), gridFrame: frame)
+    }
+
+}

@@ -1,0 +1,28 @@
+/// How an engine starts.
+public struct EngineConfiguration: Sendable {
+    public var sampleRate: Int
+    public var tempo: BPM
+    public var bar: BarSettings
+    public var gains: SoundGains
+    /// Delay of the MIDI clock against the click, in frames; negative delays the click.
+    public var clockOffsetFrames: Int32
+    public var clockWhileStopped: Bool
+    public var sendSongPosition: Bool
+    public var muted: Bool
+    /// Feedback cues also as MIDI notes on the clock stream; nil: sound only.
+    public var feedbackNotes: FeedbackNotes?
+
+    public init(sampleRate: Int, tempo: BPM = BPM(120), bar: BarSettings = BarSettings(), gains: SoundGains = SoundGains(),
+                clockOffsetFrames: Int32 = 0, clockWhileStopped: Bool = false, sendSongPosition: Bool = true, muted: Bool = false,
+                feedbackNotes: FeedbackNotes? = nil) {
+        self.sampleRate = sampleRate
+        self.tempo = tempo
+        self.bar = bar
+        self.gains = gains
+        self.clockOffsetFrames = clockOffsetFrames
+        self.clockWhileStopped = clockWhileStopped
+        self.sendSongPosition = sendSongPosition
+        self.muted = muted
+        self.feedbackNotes = feedbackNotes
+    }
+}
