@@ -5,7 +5,7 @@ struct ClickOutput: ~Copyable {
     private(set) var sounds: SoundSet
     private var clickVoices = VoicePool()
     private var feedbackVoices = VoicePool()
-    private var queue = EventQueue<TimedClick>(capacity: 512)
+    private var queue = ClickQueue(capacity: 512)
     private(set) var gains: SoundGains
     var muted: Bool
     /// Delay of the clicks against the grid (a negative clock offset).
@@ -119,7 +119,7 @@ struct ClickOutput: ~Copyable {
         if let waiting = scheduled.sounds { freed(waiting) }
         scheduled.sounds = nil
         func scale(_ f: Int64) -> Int64 { f <= frame ? f : frame + Int64((Double(f - frame) * ratio).rounded()) }
-        queue.updateEach { $0.frame = scale($0.frame) }
+        queue.rescaleFrames(scale)
         scheduledFrame = scale(scheduledFrame)
     }
 }

@@ -7,7 +7,7 @@
 /// queued (`lastFrame`). Feedback-cue notes (Note On at the cue, Note Off
 /// `lengthMilliseconds` later) ride on the same stream.
 struct MIDIOutput: ~Copyable {
-    private var queue = EventQueue<TimedMIDIEvent>(capacity: 1024)
+    private var queue = MIDIEventQueue(capacity: 1024)
     private var lastFrame: Int64 = .min
     /// Delay of the clock stream against the grid (a positive clock offset).
     private(set) var delay: Int64 = 0
@@ -65,7 +65,7 @@ struct MIDIOutput: ~Copyable {
     mutating func resample(continuingAt frame: Int64, ratio: Double, maximumLateness newLateness: Int64) {
         func scale(_ f: Int64) -> Int64 { f <= frame ? f : frame + Int64((Double(f - frame) * ratio).rounded()) }
         maximumLateness = newLateness
-        queue.updateEach { $0.frame = scale($0.frame) }
+        queue.rescaleFrames(scale)
         if lastFrame > frame { lastFrame = scale(lastFrame) }
         noteOffs = (noteOffs.0.map(scale), noteOffs.1.map(scale), noteOffs.2.map(scale), noteOffs.3.map(scale))
     }
