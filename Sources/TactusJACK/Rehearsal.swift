@@ -17,7 +17,7 @@ import TactusCore
 enum Rehearsal {
     static func run(client: OpaquePointer, ports: JackPorts, sampleRate: Int, frames: Int) {
         let control = UnsafeMutablePointer<EngineControl>.allocate(capacity: 1)
-        control.initialize(to: EngineControl(tempo: BPM(240)))
+        control.initialize(to: EngineControl())
         let shared = UnsafeMutablePointer<JackShared>.allocate(capacity: 1)
         shared.initialize(to: JackShared(controlInputCapacity: 64, clockStreamCapacity: 4096))
         let replacement = SoundSet.synthesized(sampleRate: sampleRate)
@@ -59,7 +59,7 @@ enum Rehearsal {
         for block in 0..<(120 * blocksPerStep) {
             while step < script.count && script[step].0 * blocksPerStep == block {
                 if let command = script[step].1 { control.pointee.commands.push(command) }
-                if let tempo = script[step].2 { control.pointee.tempo.store(tempo) }
+                if let tempo = script[step].2 { control.pointee.commands.push(.setTempo(tempo)) }
                 step += 1
             }
             context.pointee.timeline.resume(at: frame)

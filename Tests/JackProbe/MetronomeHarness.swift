@@ -5,10 +5,11 @@ import TactusCore
 import TactusJACK
 
 /// Runs `JackMetronome`, the same client `tactus` runs, with a scripted control
-/// thread: tempo changes on a schedule, transport commands, and a consumer that
-/// drains the control input (counting it) as the pressure controller would;
-/// with `--pressure`, the pressure controller itself (`ControlLoop`, default
-/// settings, polled every millisecond) reads the control input.
+/// thread (`JackControlThread`, on a `ControlLoop`, as `tactus run`): tempo
+/// changes on a schedule through the loop, transport commands, and a consumer
+/// that drains the control input (counting it) as the pressure controller
+/// would; with `--pressure`, the pressure controller itself (`ControlLoop`,
+/// default settings, woken by the input and its own deadlines) reads it.
 enum MetronomeHarness {
     static func main(_ args: inout Arguments) -> Int32 {
         var options = JackRunOptions()
@@ -35,7 +36,7 @@ enum MetronomeHarness {
         options.clickConnections = args.positionals
 
         let control = UnsafeMutablePointer<EngineControl>.allocate(capacity: 1)
-        control.initialize(to: EngineControl(tempo: bpm))
+        control.initialize(to: EngineControl())
         let metronome: JackMetronome
         do { metronome = try JackMetronome(options: options, control: control) } catch { fail("\(error)") }
 
@@ -47,27 +48,28 @@ enum MetronomeHarness {
         var transportIndex = 0
         var received = 0
         let shared = metronome.shared
-        let loop = !pressure ? nil : ControlLoop(configuration: PressureConfiguration(), engine: control,
-                                                 sources: [{ shared.pointee.controlInput.pop() }], clock: MonotonicClock()) { report in
+        // The one tempo writer, as in `tactus run`; it reads the control input only with --pressure.
+        let loop = ControlLoop(configuration: PressureConfiguration(), tempo: bpm, engine: control,
+                               sources: pressure ? [{ shared.pointee.controlInput.pop() }] : [], clock: MonotonicClock()) { report in
             if case .status = report { return }
             log.append("pressure \(report)")
         }
-        let status = metronome.run(tickMilliseconds: pressure ? 1 : 5) { m in
-            if let loop {
-                loop.poll()
-            } else {
+        let status = JackControlThread.run(loop, metronome: metronome) {
+            let m = metronome
+            let deadline = loop.poll()
+            if !pressure {
                 while m.shared.pointee.controlInput.pop() != nil { received += 1 }
             }
             while m.shared.pointee.clockStream?.pop() != nil {}
             let now = ProbeClient.monotonicMicroseconds()
             if let sweep, now >= nextSweep {
                 nextSweep += Int64(sweep.milliseconds) * 1000
-                m.control.pointee.tempo.store(sweep.tempos[sweepIndex % sweep.tempos.count])
+                loop.setTempo(sweep.tempos[sweepIndex % sweep.tempos.count])
                 sweepIndex += 1
             }
             while tempoIndex < tempoAt.count, now - started >= Int64(tempoAt[tempoIndex].0 * 1e6) {
                 let tempo = tempoAt[tempoIndex].1
-                m.control.pointee.tempo.store(tempo)
+                loop.setTempo(tempo)
                 log.append("tempo \(tempo) jack-frame \(m.jackFrameTime.map(String.init) ?? "none")")
                 tempoIndex += 1
             }
@@ -76,10 +78,20 @@ enum MetronomeHarness {
                 log.append("transport \(transportAt[transportIndex].word) jack-frame \(m.jackFrameTime.map(String.init) ?? "none")")
                 transportIndex += 1
             }
+            // The scripted changes fall due by themselves; the clock copy is drained
+            // at least every 50 ms (as the ALSA output thread would), so its ring never fills.
+            var next = ControlTime.earliest(deadline, sweep == nil ? nil : ControlTime(microseconds: nextSweep))
+            if tempoIndex < tempoAt.count { next = ControlTime.earliest(next, ControlTime(microseconds: started + Int64(tempoAt[tempoIndex].0 * 1e6))) }
+            if transportIndex < transportAt.count {
+                next = ControlTime.earliest(next, ControlTime(microseconds: started + Int64(transportAt[transportIndex].time * 1e6)))
+            }
+            if m.shared.pointee.clockStream != nil { next = ControlTime.earliest(next, ControlTime(microseconds: now + 50_000)) }
+            return next
         }
         log.append("control-input received \(received) dropped \(metronome.shared.pointee.controlInput.dropped.load(ordering: .relaxed))")
         log.append("tempo-changes \(sweepIndex + tempoIndex)")
         log.append("clicks-played \(control.pointee.status.clicksPlayed.load(ordering: .relaxed)) clocks-sent \(control.pointee.status.clocksSent.load(ordering: .relaxed))")
+        log.append("wakeups-posted \(metronome.shared.pointee.wakeupsPosted.load(ordering: .relaxed))")
         log.append("clock-events-lost \(metronome.shared.pointee.clockEventsLost.load(ordering: .relaxed))")
         if let eventsPath { writeFile(eventsPath, log.joined(separator: "\n") + "\n") }
         return status

@@ -41,7 +41,12 @@ struct EngineGoldenRenderTests {
             (0, { h.send(.start) }),
             (20 * second, { h.setTempo(tempo.adding(7.5)) }),
             (60 * second, { h.send(.changeBar(BarSettings(meter: .fourFour, subdivision: .sixteenths), tempo: BPM(111.11), at: .nextBar,
-                                              sounds: presetSounds, gains: gains)) }),
+                                              sounds: presetSounds, gains: gains))
+                // The digests were made when the harness's tempo was a `TempoState` the engine
+                // re-read after the commands of every block: it still held tempo + 7.5, which
+                // overrode the switch's 111.11 in that same block. With the tempo a command,
+                // the same render is this push right after the switch (checked: same digests).
+                h.setTempo(tempo.adding(7.5)) }),
             (120 * second, { h.send(.locate(bar: 9)) }),
             (200 * second, { h.send(.stop) }),
             (205 * second, { h.send(.continue) }),

@@ -40,7 +40,7 @@ final class EngineHarness {
             ? SoundSet(sampleRate: configuration.sampleRate) { [EngineHarness.impulseValue[$0]!] }
             : .synthesized(sampleRate: configuration.sampleRate)
         control = .allocate(capacity: 1)
-        control.initialize(to: EngineControl(tempo: configuration.tempo))
+        control.initialize(to: EngineControl())
         engine = Engine(configuration: configuration, sounds: sounds)
         buffer = .allocate(capacity: capacity)
         feedback = .allocate(capacity: capacity)
@@ -55,7 +55,7 @@ final class EngineHarness {
     }
 
     func send(_ command: EngineCommand) { control.pointee.commands.push(command) }
-    func setTempo(_ bpm: BPM) { control.pointee.tempo.store(bpm) }
+    func setTempo(_ bpm: BPM) { control.pointee.commands.push(.setTempo(bpm)) }
 
     /// Renders `frames` frames in blocks of `block`, continuing from the last frame.
     func run(frames: Int64, block: Int) {

@@ -10,7 +10,8 @@ public protocol ControlClock {
 }
 
 /// CLOCK_MONOTONIC in microseconds: the clock the JACK and ALSA inputs stamp
-/// `ControlInputEvent`s with (jack2's `jack_get_time` reads it too).
+/// `ControlInputEvent`s with (the JACK side moves jack2's CLOCK_MONOTONIC_RAW
+/// cycle times onto it, `RealtimeJack.cycleTimes`).
 public struct MonotonicClock: ControlClock, Sendable {
     public init() {}
 

@@ -91,7 +91,6 @@ public struct Engine: ~Copyable {
     /// `scheduledSoundFrame` (its first click's frame).
     private var scheduledSound = SoundChange()
     private var scheduledSoundFrame: Int64 = 0
-    private var lastRequestedTempo: BPM
 
     // Output.
     private var clockDelay: Int64 = 0
@@ -122,7 +121,6 @@ public struct Engine: ~Copyable {
         gains = c.gains
         muted = c.muted
         tempo = c.tempo
-        lastRequestedTempo = c.tempo
         bar = c.bar
         anchor = GridAnchor(frame: 0, pulse: 0, sampleRate: c.sampleRate, tempo: c.tempo, pulsesPerBeat: c.bar.meter.pulsesPerBeat)
         clockWhileStopped = c.clockWhileStopped
@@ -164,7 +162,7 @@ public struct Engine: ~Copyable {
 
     /// Renders `frames` frames starting at absolute frame `start`.
     ///
-    /// Reads the tempo once, applies every queued command, then writes the click
+    /// Applies every queued command, then writes the click
     /// into `click` and feedback cues into `feedback` (each `frames` long, may be
     /// nil) and the MIDI events of the block into `events` (cleared first).
     /// Consecutive calls normally continue where the last ended; a later `start`
@@ -180,15 +178,8 @@ public struct Engine: ~Copyable {
         if let feedback { for i in 0..<frames { feedback[i] = 0 } }
         let end = start + Int64(frames)
 
-        // Tempo before commands: a preset switch pushes its command before storing
-        // its tempo, so seeing the new tempo guarantees seeing the command.
-        let requested = control.tempo.load()
         while let command = control.commands.pop() {
             apply(command, blockStart: start, control: control)
-        }
-        if requested != lastRequestedTempo {
-            lastRequestedTempo = requested
-            request(tempo: requested)
         }
 
         advanceGrid(blockStart: start, blockEnd: end, status: control.status, retired: control.retiredSounds)
@@ -239,7 +230,6 @@ public struct Engine: ~Copyable {
                 sendSongPositionPointer(at: blockStart)
             }
         case .changeBar(let settings, let newTempo, let point, let newSounds, let newGains):
-            if let newTempo { lastRequestedTempo = newTempo }
             if running {
                 pendingSound.take(SoundChange(sounds: newSounds, gains: newGains), retired: control.retiredSounds)
                 pendingBar = settings
@@ -264,6 +254,8 @@ public struct Engine: ~Copyable {
                 apply(SoundChange(sounds: newSounds, gains: newGains), control: control)
                 control.status.barChanges.add(1, ordering: .relaxed)
             }
+        case .setTempo(let t):
+            request(tempo: t)
         case .cue(let sound):
             feedbackVoices.start(sound, gain: gains.gain(for: sound))
             noteOn(for: sound, blockStart: blockStart)
