@@ -258,7 +258,7 @@ public final class JackMetronome {
         context.pointee.ports = ports
         bufferSize = client.bufferSize
         if firstTime {
-            Rehearsal.run(client: handle, ports: ports, sampleRate: rate, frames: client.bufferSize)
+            if options.rehearse { Rehearsal.run(client: handle, ports: ports, sampleRate: rate, frames: client.bufferSize) }
             ProcessCycle.dryRun(context, frames: client.bufferSize)
             lockMemory()
         }

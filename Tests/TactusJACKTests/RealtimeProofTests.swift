@@ -34,11 +34,17 @@ extension JACKServerTests {
             #expect((r.counts["free"] ?? 0) >= r.cycles)
             #expect((r.counts["pthread_mutex_lock"] ?? 0) >= r.cycles)
             #expect(r.violations >= 4 * r.cycles)
+            // sem_post is counted, and apart: every other call is a violation, it is not.
+            #expect((r.counts["sem_post"] ?? 0) >= r.cycles)
+            let others = r.counts.filter { !["cycles", "violations", "sem_post"].contains($0.key) }.values.reduce(0, +)
+            #expect(r.violations == others)
         }
 
         /// ≥ 10 000 cycles at 999 BPM with 16ths configured, the tempo changing
         /// every 100 ms (across the 300 BPM subdivision cutoff), 1000 MIDI
-        /// events a second into `control`: not one allocation or lock.
+        /// events a second into `control`: not one allocation or lock. The one call
+        /// allowed, `sem_post` (the control thread's wake-up), is made exactly in the
+        /// cycles that received control input, as the harness counted them.
         @Test func processCallbackNeitherAllocatesNorLocksOver10000Cycles() throws {
             let server = try JackTestServer(period: 64)
             defer { server.stop() }
@@ -69,6 +75,62 @@ extension JACKServerTests {
             #expect(log.contains("control-input received 13000 dropped 0"), "\(log)")
             let changes = log.split(separator: "\n").first { $0.hasPrefix("tempo-changes") }.flatMap { Int($0.split(separator: " ")[1]) } ?? 0
             #expect(changes >= 130, "\(log)")
+            let posted = Self.figure("wakeups-posted", in: log)
+            print("real-time proof: \(r.cycles) cycles, sem_post \(r.counts["sem_post"] ?? 0), cycles with control input \(posted ?? -1)")
+            #expect((r.counts["sem_post"] ?? 0) == posted)
+            #expect((posted ?? 0) > 0 && (posted ?? 0) <= r.cycles)
+        }
+
+        /// The first value after `word` on its line of the harness log.
+        static func figure(_ word: String, in log: String) -> Int? {
+            log.split(separator: "\n").first { $0.hasPrefix(word + " ") }.flatMap { Int($0.split(separator: " ")[1]) }
+        }
+
+        /// What the rehearsal warms up, done for the first time after activation
+        /// with no rehearsal at all: a tempo ramp across the 300 BPM rule, a preset
+        /// switch with its own sounds, gains and tempo, a locate, a meter change,
+        /// control input throughout. The engine's paths must not allocate or lock
+        /// the first time they run (no lazily built generic metadata, no hidden
+        /// buffers): 0 violations.
+        @Test func pathsTakenForTheFirstTimeAfterActivationNeitherAllocateNorLock() throws {
+            let server = try JackTestServer(period: 64)
+            defer { server.stop() }
+            let report = TestFiles.file("\(server.name).first.rtprobe")
+            let harnessLog = TestFiles.file("\(server.name).first.events")
+            let output = TestFiles.file("\(server.name).first.log")
+            let tactus = try TestProcess.launch(TestFiles.probe, [
+                "metronome", "-s", server.name, "-n", "rtfirst", "--bpm", "120", "--subdivision", "sixteenths",
+                "--no-rehearsal", "--first-time", "--clock-stream", "--events", harnessLog.path, "system:playback_1",
+            ], output: output, environment: ["LD_PRELOAD": TestFiles.interposer, "TACTUS_RTPROBE_REPORT": report.path,
+                                             "TACTUS_RTPROBE_TRACE": "1"])
+            defer { if tactus.isRunning { kill(tactus.processIdentifier, SIGKILL) } }
+            let sender = try TestProcess.launch(TestFiles.probe, [
+                "send", "-s", server.name, "--to", "rtfirst:control", "--rate", "200", "--seconds", "6",
+            ], output: TestFiles.file("\(server.name).first.sender.log"))
+            #expect(TestProcess.wait(sender, seconds: 20) == 0)
+            Thread.sleep(forTimeInterval: 1.5)
+            kill(tactus.processIdentifier, SIGTERM)
+            #expect(TestProcess.wait(tactus, seconds: 10) == 0)
+
+            let r = try ProbeReport(report)
+            let log = try String(contentsOf: harnessLog, encoding: .utf8)
+            // Everything happened, on the running client: 20 ramp steps, the switch, the locate, the meter.
+            #expect(log.split(separator: "\n").filter { $0.hasPrefix("first-time ") }.count == 23, "\(log)")
+            #expect(Self.figure("bar-changes", in: log) == 2, "\(log)")
+            #expect(r.cycles >= 5_000)
+            // Found by this run in the engine of ad2ee13 (debug build, backtraces with
+            // TACTUS_RTPROBE_TRACE=1): the Swift runtime builds the generic metadata of
+            // `EventQueue<TimedMIDIEvent>` at the first MIDI event (Engine.emitMIDI ←
+            // startSong, the first Start) and of `EventQueue<TimedClick>` at the first
+            // click (Engine.clickIfAny), taking its locks and allocating: 4 malloc, 4 free,
+            // 2 posix_memalign, 6 mutex lock/unlock pairs. The reshaped engine's concrete
+            // containers must make it 0 (issue 12, item 7); this known issue then fails as
+            // "not recorded": remove the wrapper with it.
+            withKnownIssue("the first Start and the first click build EventQueue's generic metadata on the real-time thread") {
+                #expect(r.violations == 0, "calls on the process thread, the first time (backtraces in \(output.path)): \(r.counts)")
+            }
+            // Nothing else: only those two first-time paths, at most a few calls each.
+            #expect(r.violations <= 32, "\(r.counts)")
         }
     }
 }
