@@ -74,7 +74,7 @@ while let option = arguments.popFirst() {
 }
 
 let control = UnsafeMutablePointer<EngineControl>.allocate(capacity: 1)
-control.initialize(to: EngineControl(tempo: BPM(bpm)))
+control.initialize(to: EngineControl())
 let frameClock = UnsafeMutablePointer<FrameClockReference>.allocate(capacity: 1)
 frameClock.initialize(to: FrameClockReference())
 let sounds = SoundSet.synthesized(sampleRate: rate)

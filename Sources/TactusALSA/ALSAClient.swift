@@ -75,12 +75,12 @@ public final class ALSAClient: @unchecked Sendable {
     /// opened (no `/dev/snd/seq`, no permission), says so once through `report`
     /// and returns nil, so the caller carries on with JACK only.
     public static func start(options: ALSAOptions, clockStream: ClockStreamSource,
-                             controlEvents: UnsafeMutablePointer<SPSCRing<ControlInputEvent>>?,
+                             controlEvents: UnsafeMutablePointer<SPSCRing<ControlInputEvent>>?, wakeup: ControlWakeup? = nil,
                              report: @escaping @Sendable (String) -> Void) -> ALSAClient? {
         do {
             let client = try ALSAClient(options: options, report: report)
             client.startClock(clockStream)
-            client.startInput(into: controlEvents)
+            client.startInput(into: controlEvents, wakeup: wakeup)
             return client
         } catch {
             report("\(error); carrying on without the ALSA sequencer (JACK only)")
@@ -112,11 +112,12 @@ public final class ALSAClient: @unchecked Sendable {
     }
 
     /// Starts the input thread: controller messages arriving on `control` go to
-    /// `ring` (nil: read and dropped), announcements keep the connections.
-    public func startInput(into ring: UnsafeMutablePointer<SPSCRing<ControlInputEvent>>?) {
+    /// `ring` (nil: read and dropped), then `wakeup` is posted; announcements keep the connections.
+    public func startInput(into ring: UnsafeMutablePointer<SPSCRing<ControlInputEvent>>?, wakeup: ControlWakeup? = nil) {
         precondition(reader == nil, "the ALSA input is already running")
         let reader = ControlInputReader(sequencer: sequencer, controlPort: controlPort.port, announcePort: announcePort,
-                                        ring: ring.map { SharedPointer($0) }, connector: connector, statistics: statistics, report: report)
+                                        ring: ring.map { SharedPointer($0) }, wakeup: wakeup, connector: connector, statistics: statistics,
+                                        report: report)
         self.reader = reader
         inputThread = WorkerThread(name: "tactus-alsa-in") { reader.run() }
     }

@@ -11,11 +11,17 @@ import TactusCore
 ///
 /// It never waits long (a 50 ms poll) so it stops promptly, and never waits on the
 /// ring: when the control thread falls behind, the ring refuses and counts.
+/// After a read that handed messages on it posts the control thread's
+/// `ControlWakeup`. What it hands on is `ControlInputEvent.accepts`, the rule
+/// the JACK `control` port follows too.
 final class ControlInputReader: @unchecked Sendable {
     private let sequencer: Sequencer
     private let controlPort: UInt8
     private let announcePort: UInt8
     private let ring: SharedPointer<SPSCRing<ControlInputEvent>>?
+    private let wakeup: ControlWakeup?
+    /// Messages handed on since the last post of `wakeup`.
+    private var handedOn = 0
     private let connector: PortConnector
     private let statistics: ALSAStatistics
     private let report: @Sendable (String) -> Void
@@ -26,11 +32,12 @@ final class ControlInputReader: @unchecked Sendable {
     static let pollTimeoutMilliseconds: Int32 = 50
 
     init(sequencer: Sequencer, controlPort: UInt8, announcePort: UInt8, ring: SharedPointer<SPSCRing<ControlInputEvent>>?,
-         connector: PortConnector, statistics: ALSAStatistics, report: @escaping @Sendable (String) -> Void) {
+         wakeup: ControlWakeup? = nil, connector: PortConnector, statistics: ALSAStatistics, report: @escaping @Sendable (String) -> Void) {
         self.sequencer = sequencer
         self.controlPort = controlPort
         self.announcePort = announcePort
         self.ring = ring
+        self.wakeup = wakeup
         self.connector = connector
         self.statistics = statistics
         self.report = report
@@ -43,6 +50,10 @@ final class ControlInputReader: @unchecked Sendable {
         while !stopRequested.load(ordering: .acquiring) {
             _ = poll(&descriptors, nfds_t(filled), Self.pollTimeoutMilliseconds)
             readAvailable()
+            if handedOn > 0 {
+                handedOn = 0
+                wakeup?.post()
+            }
         }
     }
 
@@ -97,10 +108,11 @@ final class ControlInputReader: @unchecked Sendable {
         }
         guard event.dest.port == controlPort else { return }
         switch DecodedInput(event) {
-        case .message(let message):
+        case .message(let message) where ControlInputEvent.accepts(message):
             statistics.inputMessages.add(1, ordering: .relaxed)
             ring?.pointer.pointee.push(ControlInputEvent(message: message, microseconds: MonotonicClock.microseconds()))
-        case .ignored:
+            handedOn += 1
+        case .message, .ignored:
             statistics.ignoredInput.add(1, ordering: .relaxed)
         case .malformed:
             statistics.malformedInput.add(1, ordering: .relaxed)

@@ -32,9 +32,9 @@ public enum ALSAWiring {
     /// Call `stop()` on the result after the last JACK cycle, before freeing what
     /// `clockStream` reads, so a final Stop still goes out.
     public static func start(_ o: Options, clockStream: ClockStreamSource,
-                             controlInput: UnsafeMutablePointer<SPSCRing<ControlInputEvent>>?,
+                             controlInput: UnsafeMutablePointer<SPSCRing<ControlInputEvent>>?, wakeup: ControlWakeup? = nil,
                              log: @escaping @Sendable (String) -> Void = { printError("tactus: \($0)") }) throws(OptionError) -> ALSAClient? {
         guard let alsa = try options(from: o) else { return nil }
-        return ALSAClient.start(options: alsa, clockStream: clockStream, controlEvents: controlInput, report: log)
+        return ALSAClient.start(options: alsa, clockStream: clockStream, controlEvents: controlInput, wakeup: wakeup, report: log)
     }
 }

@@ -38,9 +38,10 @@ public final class ControlSession<Clock: ControlClock> {
     public var saveLastTempo: (BPM) -> Void = { _ in }
 
     /// - Parameters:
+    ///   - tempo: the tempo the engine starts with.
     ///   - inputs: the consumer ends of the MIDI input rings (JACK `control`, ALSA `control`).
     ///   - presets: the preset list (nil: no presets, `[` `]` say so).
-    public init(configuration: PressureConfiguration, engine: UnsafeMutablePointer<EngineControl>,
+    public init(configuration: PressureConfiguration, tempo: BPM, engine: UnsafeMutablePointer<EngineControl>,
                 inputs: [() -> ControlInputEvent?], clock: Clock, bar: BarSettings, muted: Bool = false,
                 clockOffsetMilliseconds: Double = 0, presets: PresetSwitcher? = nil, isSetlist: Bool = false) {
         self.engine = engine
@@ -51,7 +52,7 @@ public final class ControlSession<Clock: ControlClock> {
         self.presets = presets
         self.isSetlist = isSetlist
         var deliver: (ControlReport) -> Void = { _ in }
-        loop = ControlLoop(configuration: configuration, engine: engine, sources: inputs, clock: clock) { deliver($0) }
+        loop = ControlLoop(configuration: configuration, tempo: tempo, engine: engine, sources: inputs, clock: clock) { deliver($0) }
         deliver = { [unowned self] report in self.handle(report) }
     }
 
@@ -72,7 +73,7 @@ public final class ControlSession<Clock: ControlClock> {
             let running = engine.pointee.status.running.load(ordering: .acquiring)
             engine.pointee.commands.push(running ? .stop : .start)
         case .tempoStep(let step):
-            let tempo = engine.pointee.tempo.load().adding(Double(step))
+            let tempo = loop.tempo.adding(Double(step))
             loop.setTempo(tempo)
             saveLastTempo(tempo)
         case .tap:
@@ -143,6 +144,7 @@ public final class ControlSession<Clock: ControlClock> {
         switch outcome {
         case .switched(let entry):
             requested(entry.preset.bar)
+            loop.setTempo(entry.preset.tempo, alreadySent: true)
             clockOffsetMilliseconds = entry.preset.clock.offsetMilliseconds
             loop.setConfiguration(entry.preset.pressure)
             presetSwitched(entry)

@@ -24,7 +24,7 @@ public enum LearnCommand {
         jackOptions.startStopped = true
         jackOptions.lockMemory = false
         let control = UnsafeMutablePointer<EngineControl>.allocate(capacity: 1)
-        control.initialize(to: EngineControl(tempo: BPM(120)))
+        control.initialize(to: EngineControl())
         defer { control.deinitialize(count: 1); control.deallocate() }
         let metronome: JackMetronome
         do {

@@ -65,7 +65,7 @@ public enum RenderCommand {
         defer { if let log { fclose(log) } }
 
         let control = UnsafeMutablePointer<EngineControl>.allocate(capacity: 1)
-        control.initialize(to: EngineControl(tempo: configuration.tempo))
+        control.initialize(to: EngineControl())
         defer { control.deinitialize(count: 1); control.deallocate() }
         var engine = Engine(configuration: configuration, sounds: sounds)
         var events = MIDIEventBuffer(capacity: 4096)

@@ -1,15 +1,18 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Synchronization
 import TactusALSA
 import TactusCore
 import TactusJACK
 
 /// `tactus [run] [PORT...]`: Tactus as a JACK client, until SIGINT or SIGTERM.
 ///
-/// The main thread is the control thread: it created the metronome (which
-/// blocks SIGINT/SIGTERM before JACK starts its threads), it alone pushes engine
-/// commands, and it waits for the signals between its ticks.
+/// The main thread is the control thread (`JackControlThread`): it created the
+/// metronome (which blocks SIGINT/SIGTERM before JACK starts its threads), it
+/// alone pushes engine commands, and it sleeps on the metronome's
+/// `ControlWakeup` between its rounds. Everything allocated here is freed on the
+/// way out, after the threads that read it have stopped.
 public enum RunCommand {
     /// `tempo` and `bar` come from a preset when one was given (they win over the
     /// defaults); `presets` is the preset list (and the starting preset) for
@@ -34,7 +37,21 @@ public enum RunCommand {
         // The ALSA clock thread reads a copy of every clock event.
         if options.useALSA { jack.clockStreamCapacity = 4096 }
         let control = UnsafeMutablePointer<EngineControl>.allocate(capacity: 1)
-        control.initialize(to: EngineControl(tempo: jack.engine.tempo))
+        control.initialize(to: EngineControl())
+        defer { control.deinitialize(count: 1); control.deallocate() }
+        let alsaInput = UnsafeMutablePointer<SPSCRing<ControlInputEvent>>.allocate(capacity: 1)
+        alsaInput.initialize(to: SPSCRing(capacity: 4096))
+        defer { alsaInput.deinitialize(count: 1); alsaInput.deallocate() }
+        // Freed after `play` returned: the metronome, the session and the front
+        // end that read them are gone by then.
+        return play(options, jack: jack, control: control, alsaInput: alsaInput, presets: presets, environment: environment,
+                    samplesInUse: samplesInUse, lastTempo: lastTempo)
+    }
+
+    /// The client, the control thread and the ALSA client, until a signal.
+    private static func play(_ options: Options, jack: JackRunOptions, control: UnsafeMutablePointer<EngineControl>,
+                             alsaInput: UnsafeMutablePointer<SPSCRing<ControlInputEvent>>, presets: PresetStart?,
+                             environment: [String: String], samplesInUse: SampleFilesInUse, lastTempo: LastTempoStore) -> Int32 {
         let metronome: JackMetronome
         do {
             metronome = try JackMetronome(options: jack, control: control)
@@ -43,14 +60,12 @@ public enum RunCommand {
             return OptionError.exitStatus
         }
         let shared = SharedPointer(metronome.shared)
-        let alsaInput = UnsafeMutablePointer<SPSCRing<ControlInputEvent>>.allocate(capacity: 1)
-        alsaInput.initialize(to: SPSCRing(capacity: 4096))
         let clockStream = ClockStreamSource(
             peek: { shared.pointer.pointee.clockStream?.peek() }, pop: { _ = shared.pointer.pointee.clockStream?.pop() },
             isEmpty: { shared.pointer.pointee.clockStream?.peek() == nil }, frameClock: { shared.pointer.pointee.frameClock.read() })
         // The control thread is this one: the pressure controller reads both
         // control rings, the keys come from the terminal, the display or the
-        // change log goes out, all in the metronome's tick.
+        // change log goes out, all in its rounds.
         let session = controlSession(options, jack: jack, control: control, presets: presets, environment: environment,
                                      inputs: [{ shared.pointer.pointee.controlInput.pop() }, { alsaInput.pointee.pop() }],
                                      samples: samplesInUse, sampleRate: { metronome.sampleRate })
@@ -62,11 +77,12 @@ public enum RunCommand {
         var dspLoad = DSPLoadReading()
         let alsaConnections = ALSAConnectionTracker()
         let frontEnd = RunFrontEnd(session: session, engine: control, interactive: RunFrontEnd.isInteractive(options),
-                                   environment: environment) {
+                                   environment: environment, wakeup: metronome.wakeup) {
             links(metronome, alsa: alsa, alsaConnections: alsaConnections.current, dspLoad: &dspLoad)
         }
         do throws(OptionError) {
-            alsa = try ALSAWiring.start(options, clockStream: clockStream, controlInput: alsaInput, log: alsaConnections.report)
+            alsa = try ALSAWiring.start(options, clockStream: clockStream, controlInput: alsaInput, wakeup: metronome.wakeup,
+                                        log: alsaConnections.report)
         } catch {
             frontEnd.finish()
             printError(error.message)
@@ -74,16 +90,17 @@ public enum RunCommand {
         }
         let bar = jack.engine.bar
         printError(StartLine.text(options, tempo: jack.engine.tempo, bar: bar, preset: presets?.preset, lastTempo: lastTempo, startStopped: jack.startStopped))
-        // A 1 ms tick while a control key is held, so the pressure steps fall within a
-        // millisecond of their time; 5 ms when idle (input keeps its arrival time
-        // stamp, so a tap is at most 5 ms later and its hold timeline is exact).
-        let status = metronome.run(tickMilliseconds: 5) { m in
+        var seenChanges = -1
+        let status = JackControlThread.run(session.loop, metronome: metronome) {
+            let changes = metronome.changes
+            defer { seenChanges = changes }
             // `q` or Ctrl-C in the terminal: the same way out as SIGINT (MIDI Stop, close).
-            if frontEnd.round() { raise(SIGINT) }
-            m.tickMilliseconds = frontEnd.nextDeadline == nil ? 5 : 1
+            if frontEnd.round(linksChanged: changes != seenChanges) { JackControlThread.requestQuit() }
+            return frontEnd.nextDeadline
         }
         // The last JACK cycle has pushed its Stop; the ALSA queue delivers it, then stops.
         alsa?.stop()
+        alsa = nil
         frontEnd.finish()
         return status
     }
@@ -113,7 +130,7 @@ public enum RunCommand {
             if let entry = presets.preset { s.started(with: entry) }
             switcher = s
         }
-        return ControlSession(configuration: configuration, engine: control, inputs: inputs, clock: TactusCore.MonotonicClock(),
+        return ControlSession(configuration: configuration, tempo: jack.engine.tempo, engine: control, inputs: inputs, clock: TactusCore.MonotonicClock(),
                               bar: jack.engine.bar, muted: options.mute, clockOffsetMilliseconds: options.clock.offsetMilliseconds,
                               presets: switcher, isSetlist: options.setlist != nil)
     }
@@ -134,7 +151,9 @@ public enum RunCommand {
         return LinkStatus(jack: view, connections: connections, alsaActive: alsa != nil)
     }
 
-    /// The JACK client's settings from the command line.
+    /// The JACK client's settings from the command line, with the click sounds
+    /// read once to check them (`FirstSoundSet`): the engine plays them if the
+    /// server runs at their rate.
     static func jackOptions(_ options: Options, tempo: BPM? = nil, bar: BarSettings? = nil,
                             samplesInUse: SampleFilesInUse? = nil) throws(OptionError) -> JackRunOptions {
         var jack = JackRunOptions()
@@ -150,21 +169,52 @@ public enum RunCommand {
         gains.master = options.linearGain
         let settings: BarSettings
         if let bar { settings = bar } else { settings = try options.barSettings() }
-        jack.engine = EngineConfiguration(sampleRate: 48_000, tempo: tempo ?? options.tempo ?? BPM(120), bar: settings, gains: gains,
-                                          clockWhileStopped: options.clock.sendWhileStopped, sendSongPosition: options.clock.sendSongPosition,
-                                          muted: options.mute, feedbackNotes: options.feedbackMIDI ? .standard : nil)
-        // User and preset samples: read once now so a bad file is an error at
-        // start, and again (resampled) whenever the server's sample rate changes,
-        // as the preset playing then has them.
-        let check = try options.soundSet(sampleRate: 48_000)
-        check.deallocate()
-        let inUse = samplesInUse ?? SampleFilesInUse(options)
-        jack.sounds = { rate in inUse.soundSet(sampleRate: rate) }
+        jack.engine = EngineConfiguration(sampleRate: FirstSoundSet.likelyRate, tempo: tempo ?? options.tempo ?? BPM(120), bar: settings,
+                                          gains: gains, clockWhileStopped: options.clock.sendWhileStopped,
+                                          sendSongPosition: options.clock.sendSongPosition, muted: options.mute,
+                                          feedbackNotes: options.feedbackMIDI ? .standard : nil)
         do {
-            _ = try jack.clockOffsetFrames(sampleRate: 48_000)
+            try jack.checkClockOffset()
         } catch {
             throw OptionError("tactus: \(error)")
         }
+        // User and preset samples: read once now so a bad file is an error at
+        // start, and again (resampled) whenever the server's sample rate changes,
+        // as the preset playing then has them.
+        let inUse = samplesInUse ?? SampleFilesInUse(options)
+        let first = FirstSoundSet(try options.soundSet(sampleRate: FirstSoundSet.likelyRate), files: inUse.current)
+        jack.sounds = { rate in first.take(sampleRate: rate, files: inUse.current) ?? inUse.soundSet(sampleRate: rate) }
         return jack
+    }
+}
+
+/// The sounds read at start to check the sample files, kept for the engine:
+/// the first engine built at their rate (JACK's default, 48 kHz) plays them, so
+/// the check costs no second read; at another rate they are freed unused.
+/// The files must still be the ones playing (a preset switched before the
+/// first server came may have changed them). Held by `JackRunOptions.sounds`:
+/// a set never taken is freed with the last copy of the options.
+final class FirstSoundSet: @unchecked Sendable {
+    /// jackd's default rate (`-r`), the one a server most likely runs at.
+    static let likelyRate = 48_000
+    private let lock = Mutex<SoundSet?>(nil)
+    private let files: [ClickSound: String]
+
+    init(_ set: SoundSet, files: [ClickSound: String]) {
+        lock.withLock { $0 = set }
+        self.files = files
+    }
+
+    /// The kept set if `sampleRate` and `files` are its own (once); nil otherwise.
+    /// The first call frees it either way: it is of no use later.
+    func take(sampleRate: Int, files current: [ClickSound: String]) -> SoundSet? {
+        guard let set = lock.withLock({ value -> SoundSet? in defer { value = nil }; return value }) else { return nil }
+        if set.sampleRate == sampleRate && current == files { return set }
+        set.deallocate()
+        return nil
+    }
+
+    deinit {
+        lock.withLock { value in value?.deallocate() }
     }
 }

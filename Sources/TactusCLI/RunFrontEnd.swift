@@ -10,8 +10,15 @@ import Glibc
 ///
 /// Create it after the JACK metronome (which blocks SIGINT/SIGTERM for the
 /// threads started afterwards: the key reader and the standard-error reader
-/// must not receive them), call `round()` from the metronome's tick, and
-/// `finish()` once it returned, before printing anything.
+/// must not receive them), call `round()` in each round of the control thread
+/// (`JackControlThread`) and sleep until `nextDeadline`, and `finish()` once
+/// the thread returned, before printing anything.
+///
+/// It asks for rounds of its own only while there is something to draw: after
+/// input or a change it looks again one redraw interval later (the engine takes
+/// a command a cycle after it was pushed), while a bar change waits for its bar
+/// line, and, on the live display, 30 times a second while running (the beat
+/// moves). Idle, stopped or logging, it asks for none.
 public final class RunFrontEnd {
     public let session: ControlSession<MonotonicClock>
     private let engine: UnsafeMutablePointer<EngineControl>
@@ -30,15 +37,17 @@ public final class RunFrontEnd {
     /// most 30 times a second, so looking more often only costs CPU.
     public var modelInterval: Int64 = 33_333
     private var nextModel = ControlTime.zero
-    /// The pressure controller's next step (a control key is held); nil when idle.
-    /// The caller ticks fast only while this is set.
+    /// When the next round is due without new input: the pressure controller's
+    /// next step or a redraw; nil when only input can change what is shown.
     public private(set) var nextDeadline: ControlTime?
+    /// The last model drawn, links aside (their DSP figure moves every look).
+    private var shownState: DisplayModel?
 
     /// - Parameters:
     ///   - interactive: the live display and keys; else the change log on standard output.
     ///   - links: reads the JACK status and connections (called at most every `linkInterval`).
     public init(session: ControlSession<MonotonicClock>, engine: UnsafeMutablePointer<EngineControl>, interactive: Bool,
-                environment: [String: String], links: @escaping () -> LinkStatus) {
+                environment: [String: String], wakeup: ControlWakeup? = nil, links: @escaping () -> LinkStatus) {
         self.session = session
         self.engine = engine
         linkSource = links
@@ -47,7 +56,7 @@ public final class RunFrontEnd {
             errors = StandardErrorCapture()
             terminal.enter()
             self.terminal = terminal
-            keys = terminal.keysAreRaw ? KeyReader(input: terminal.input) : nil
+            keys = terminal.keysAreRaw ? KeyReader(input: terminal.input, wakeup: wakeup) : nil
             keys?.start()
             let color = ColorPolicy.allowed(environment: environment, outputIsTerminal: TerminalSession.isTerminal(terminal.output))
             screen = LiveScreen(terminal: terminal, color: color, counter: RedrawCounter(environment: environment))
@@ -69,24 +78,38 @@ public final class RunFrontEnd {
     }
 
     /// One round of the control thread; true once the player pressed `q` or Ctrl-C.
+    /// `linksChanged`: the JACK client's figures changed (`JackMetronome.changes`),
+    /// read them now rather than at the next `linkInterval`.
     @discardableResult
-    public func round() -> Bool {
+    public func round(linksChanged: Bool = false) -> Bool {
         let now = clock.now()
-        for line in errors?.take() ?? [] {
+        let said = errors?.take() ?? []
+        for line in said {
             session.say(line.hasPrefix("tactus: ") ? String(line.dropFirst(8)) : line)
         }
         let typed = keys?.drain() ?? []
-        nextDeadline = session.poll(keys: typed)
-        if now >= nextLinkRefresh {
+        let controller = session.poll(keys: typed)
+        if now >= nextLinkRefresh || linksChanged {
             links = linkSource()
             nextLinkRefresh = now + linkInterval
         }
-        if now >= nextModel || !typed.isEmpty {
+        var changed = false
+        let drawn = now >= nextModel || !typed.isEmpty
+        if drawn {
             nextModel = now + modelInterval
             let model = DisplayModel(engine: engine.pointee, session: session, links: links)
             screen?.show(model, at: now)
             changeLog?.show(model)
+            var state = model
+            state.jack = .waiting(server: nil)
+            state.connections = []
+            changed = state != shownState
+            shownState = state
         }
+        let running = engine.pointee.status.running.load(ordering: .relaxed)
+        let lookAgain = !drawn || changed || linksChanged || !said.isEmpty || !typed.isEmpty || session.loop.lastPollInputs > 0
+            || session.heardBar != session.bar || (screen != nil && running)
+        nextDeadline = ControlTime.earliest(controller, lookAgain ? nextModel : nil)
         return session.quitRequested
     }
 

@@ -1,10 +1,14 @@
 import CJack
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What JACK's notification callbacks tell the supervisor. The callbacks run on
 /// JACK's threads (the shutdown one possibly on the process thread, "as if it
 /// were an asynchronous POSIX signal handler", jack.h), so they only store
-/// atomics; the supervisor acts on them.
+/// atomics and post the control thread's wake-up (`sem_post` is
+/// async-signal-safe, POSIX); the supervisor acts on them in its next round.
 struct JackNotices: ~Copyable, @unchecked Sendable {
     let serverGone = Atomic<Bool>(false)
     let sampleRate = Atomic<Int>(0)
@@ -12,6 +16,12 @@ struct JackNotices: ~Copyable, @unchecked Sendable {
     let xruns = Atomic<Int>(0)
     /// Bumped on every port connection change and port registration.
     let graphChanges = Atomic<Int>(0)
+    /// The control thread's `ControlWakeup`.
+    let wakeup: UnsafeMutablePointer<sem_t>
+
+    init(wakeup: UnsafeMutablePointer<sem_t>) { self.wakeup = wakeup }
+
+    func wake() { sem_post(wakeup) }
 }
 
 /// The process callback: JACK passes the context's address as `arg`.
@@ -23,30 +33,42 @@ func tactusProcess(_ frames: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) ->
 }
 
 func tactusServerGone(_ code: jack_status_t, _ reason: UnsafePointer<CChar>?, _ arg: UnsafeMutableRawPointer?) {
-    arg?.assumingMemoryBound(to: JackNotices.self).pointee.serverGone.store(true, ordering: .releasing)
+    guard let notices = arg?.assumingMemoryBound(to: JackNotices.self) else { return }
+    notices.pointee.serverGone.store(true, ordering: .releasing)
+    notices.pointee.wake()
 }
 
 func tactusSampleRate(_ rate: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -> Int32 {
-    arg?.assumingMemoryBound(to: JackNotices.self).pointee.sampleRate.store(Int(rate), ordering: .releasing)
+    guard let notices = arg?.assumingMemoryBound(to: JackNotices.self) else { return 0 }
+    notices.pointee.sampleRate.store(Int(rate), ordering: .releasing)
+    notices.pointee.wake()
     return 0
 }
 
 func tactusBufferSize(_ frames: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -> Int32 {
-    arg?.assumingMemoryBound(to: JackNotices.self).pointee.bufferSize.store(Int(frames), ordering: .releasing)
+    guard let notices = arg?.assumingMemoryBound(to: JackNotices.self) else { return 0 }
+    notices.pointee.bufferSize.store(Int(frames), ordering: .releasing)
+    notices.pointee.wake()
     return 0
 }
 
 func tactusXrun(_ arg: UnsafeMutableRawPointer?) -> Int32 {
-    arg?.assumingMemoryBound(to: JackNotices.self).pointee.xruns.add(1, ordering: .relaxed)
+    guard let notices = arg?.assumingMemoryBound(to: JackNotices.self) else { return 0 }
+    notices.pointee.xruns.add(1, ordering: .relaxed)
+    notices.pointee.wake()
     return 0
 }
 
 func tactusPortConnect(_ a: jack_port_id_t, _ b: jack_port_id_t, _ connected: Int32, _ arg: UnsafeMutableRawPointer?) {
-    arg?.assumingMemoryBound(to: JackNotices.self).pointee.graphChanges.add(1, ordering: .releasing)
+    guard let notices = arg?.assumingMemoryBound(to: JackNotices.self) else { return }
+    notices.pointee.graphChanges.add(1, ordering: .releasing)
+    notices.pointee.wake()
 }
 
 func tactusPortRegistration(_ port: jack_port_id_t, _ registered: Int32, _ arg: UnsafeMutableRawPointer?) {
-    arg?.assumingMemoryBound(to: JackNotices.self).pointee.graphChanges.add(1, ordering: .releasing)
+    guard let notices = arg?.assumingMemoryBound(to: JackNotices.self) else { return }
+    notices.pointee.graphChanges.add(1, ordering: .releasing)
+    notices.pointee.wake()
 }
 
 /// libjack prints every failed attempt to reach a server; while Tactus retries

@@ -9,15 +9,25 @@ import TactusCore
 /// Tactus as a JACK client: ports, the process callback, and a supervisor that
 /// survives the server going away.
 ///
-/// The thread that creates the metronome and calls `run` (or `service`) is the
-/// control thread: the only producer of `control.commands` (an SPSC ring), the
-/// consumer of `shared.controlInput`, and the one place that opens, activates,
-/// reconnects and closes the JACK client. The process callback only touches the
+/// The supervisor only supervises: it opens the client, notices it lost, retries
+/// every second, rebuilds the engine at a new rate, keeps the connections, and
+/// reports. It keeps no time of its own: the control thread
+/// (`JackControlThread`, on a `ControlLoop`) calls `service()` in each of its
+/// rounds and sleeps until the time `service()` returns, or until the process
+/// callback or a JACK notification posts its `ControlWakeup`.
+///
+/// The thread that creates the metronome and calls `service` is the control
+/// thread: the only producer of `control.commands` (an SPSC ring), the consumer
+/// of `shared.controlInput`, and the one place that opens, activates, reconnects
+/// and closes the JACK client. The process callback only touches the
 /// `ProcessContext`, which this thread changes only while the client is inactive.
 public final class JackMetronome {
     public let options: JackRunOptions
     /// Tempo, commands and status shared with the engine (owned by the caller).
     public let control: UnsafeMutablePointer<EngineControl>
+    /// Posted by the process callback when a cycle received control input, and by
+    /// JACK's notification callbacks: the control thread's wake-up.
+    public let wakeup: ControlWakeup
     /// Control input, the ALSA clock copy and the frame clock (owned here).
     public let shared: UnsafeMutablePointer<JackShared>
     let notices: UnsafeMutablePointer<JackNotices>
@@ -43,28 +53,30 @@ public final class JackMetronome {
     private var connections: [JackConnection] = []
     private var seenGraphChanges = 0
     private var snapshotDue: ContinuousClock.Instant?
-    /// The wait between two supervisor ticks; the hook may change it (fast while a
-    /// control key is held, slower when idle).
-    public var tickMilliseconds = 20
     /// Connections whose other end did not exist yet at reconnection, retried for a while.
     private var pending: [JackConnection] = []
     private var pendingUntil = ContinuousClock.now
     private var reportedDrops = 0
+    private var seenXruns = 0
+    /// Bumped by a `service()` that found the client's figures changed (connected
+    /// or lost, rate, period, graph, xruns): the display reads them again then.
+    public private(set) var changes = 0
     private var lastDropReport = ContinuousClock.now
 
     /// Blocks SIGINT/SIGTERM for this thread and every thread started after
     /// (JACK's among them): create the metronome on the main thread, first.
-    public init(options: JackRunOptions, control: UnsafeMutablePointer<EngineControl>,
+    public init(options: JackRunOptions, control: UnsafeMutablePointer<EngineControl>, wakeup: ControlWakeup = ControlWakeup(),
                 log: @escaping (String) -> Void = { StandardError.line("tactus: \($0)") }) throws(JackError) {
-        _ = try options.clockOffsetFrames(sampleRate: 48000)
+        try options.checkClockOffset()
         self.options = options
         self.control = control
+        self.wakeup = wakeup
         self.log = log
         clientName = options.clientName
         shared = .allocate(capacity: 1)
         shared.initialize(to: JackShared(controlInputCapacity: options.controlInputCapacity, clockStreamCapacity: options.clockStreamCapacity))
         notices = .allocate(capacity: 1)
-        notices.initialize(to: JackNotices())
+        notices.initialize(to: JackNotices(wakeup: wakeup.semaphore))
         connections = options.clickConnections.map { JackConnection(port: .click, other: $0) }
             + (options.feedbackConnections ?? options.clickConnections).map { JackConnection(port: .feedback, other: $0) }
             + options.clockConnections.map { JackConnection(port: .clock, other: $0) }
@@ -88,43 +100,43 @@ public final class JackMetronome {
         notices.deallocate()
     }
 
+    /// The tempo the engine plays (its status), for the log.
+    private var playingTempo: BPM { BPM(hundredths: control.pointee.status.tempoHundredths.load(ordering: .relaxed)) }
+
     /// JACK's estimate of the frame being played now (`jack_frame_time`), in the
     /// server's 32-bit frame time; nil while no server is there.
     public var jackFrameTime: UInt32? { client.map { jack_frame_time($0.handle) } }
 
     // MARK: - Running
 
-    /// Runs until SIGINT or SIGTERM, then stops cleanly (MIDI Stop out, client
-    /// closed) and returns the exit status, 0. `every` runs on this thread after
-    /// each tick: the place for the control thread's own work.
-    public func run(tickMilliseconds: Int = 20, every hook: ((JackMetronome) -> Void)? = nil) -> Int32 {
-        self.tickMilliseconds = tickMilliseconds
-        if !isConnected { connect() }
-        while true {
-            if let signal = TerminationSignals.wait(milliseconds: self.tickMilliseconds) {
-                log("\(signal == SIGINT ? "SIGINT" : "SIGTERM") received: stopping")
-                shutdown()
-                return 0
-            }
-            service()
-            hook?(self)
-        }
-    }
-
     /// One supervisor step: notice a lost server and retry it once a second,
     /// follow sample-rate and period changes, remember the connections, free
-    /// retired sounds, report control-input overflow.
-    public func service() {
+    /// retired sounds, report control-input overflow. Returns when it next has
+    /// work of its own, on CLOCK_MONOTONIC (`MonotonicClock`): the next retry
+    /// while the server is gone, the connection snapshot after a graph change,
+    /// a connection still waiting for its port, an overflow report held back;
+    /// nil when only a notice (which posts `wakeup`) can give it work.
+    @discardableResult
+    public func service() -> ControlTime? {
         let now = ContinuousClock.now
+        let before = (isConnected, seenGraphChanges, bufferSize, context?.pointee.engine.sampleRate)
+        defer {
+            let xruns = notices.pointee.xruns.load(ordering: .relaxed)
+            if xruns != seenXruns || before != (isConnected, seenGraphChanges, bufferSize, context?.pointee.engine.sampleRate) {
+                seenXruns = xruns
+                changes += 1
+            }
+        }
         if notices.pointee.serverGone.exchange(false, ordering: .acquiring) { serverWentAway() }
         freeRetiredSounds()
-        reportInputOverflow(now: now)
+        var due = reportInputOverflow(now: now)
         guard isConnected, let client, let context else {
             if now >= nextAttempt {
                 nextAttempt = now + .seconds(1)
                 connect()
             }
-            return
+            due = earliest(due, isConnected ? nil : nextAttempt)
+            return deadline(due, from: now)
         }
         let rate = notices.pointee.sampleRate.exchange(0, ordering: .acquiring)
         if rate != 0 && rate != context.pointee.engine.sampleRate { changeSampleRate(to: rate) }
@@ -134,17 +146,37 @@ public final class JackMetronome {
             log("JACK period is now \(size) frames")
             reportLatency(client)
         }
-        let changes = notices.pointee.graphChanges.load(ordering: .acquiring)
-        if changes != seenGraphChanges {
-            seenGraphChanges = changes
+        let graph = notices.pointee.graphChanges.load(ordering: .acquiring)
+        if graph != seenGraphChanges {
+            seenGraphChanges = graph
             snapshotDue = now + .milliseconds(500)
             connectPending(client)
         }
         if let due = snapshotDue, now >= due {
             snapshotDue = nil
             rememberConnections(client)
+            changes += 1
         }
         if !pending.isEmpty { connectPending(client) }
+        due = earliest(earliest(due, snapshotDue), pending.isEmpty ? nil : now + Self.pendingRetry)
+        return deadline(due, from: now)
+    }
+
+    /// How often connections whose other end is not there yet are tried again
+    /// (a client may register its ports without a graph notice reaching us first).
+    static let pendingRetry = Duration.milliseconds(100)
+
+    private func earliest(_ a: ContinuousClock.Instant?, _ b: ContinuousClock.Instant?) -> ContinuousClock.Instant? {
+        guard let a else { return b }
+        guard let b else { return a }
+        return min(a, b)
+    }
+
+    /// `instant` on the control thread's clock, as a time from `now`.
+    private func deadline(_ instant: ContinuousClock.Instant?, from now: ContinuousClock.Instant) -> ControlTime? {
+        guard let instant else { return nil }
+        let left = max(.zero, instant - now).components
+        return MonotonicClock().now() + left.seconds * 1_000_000 + left.attoseconds / 1_000_000_000_000
     }
 
     /// Opens the client, registers the ports, activates, connects. False when no
@@ -188,7 +220,7 @@ public final class JackMetronome {
         if let wasLost {
             let away = ContinuousClock.now - wasLost
             let seconds = (Double(away.components.seconds) * 10 + Double(away.components.attoseconds / 100_000_000_000_000_000)) / 10
-            log("JACK server back after \(seconds) s: \(newClient.sampleRate) Hz, period \(newClient.bufferSize); \(control.pointee.tempo.load()) BPM, ports and connections restored")
+            log("JACK server back after \(seconds) s: \(newClient.sampleRate) Hz, period \(newClient.bufferSize); \(playingTempo) BPM, ports and connections restored")
         }
         reportLatency(newClient)
         everConnected = true
@@ -204,7 +236,8 @@ public final class JackMetronome {
             if context.pointee.engine.sampleRate != rate { try rebuildEngine(context, sampleRate: rate) }
         } else {
             let c = UnsafeMutablePointer<ProcessContext>.allocate(capacity: 1)
-            c.initialize(to: ProcessContext(engine: try makeEngine(sampleRate: rate), control: control, shared: shared))
+            c.initialize(to: ProcessContext(engine: try makeEngine(sampleRate: rate), control: control, shared: shared,
+                                            wakeup: wakeup.semaphore))
             context = c
         }
         guard let context else { return }
@@ -225,7 +258,7 @@ public final class JackMetronome {
         context.pointee.ports = ports
         bufferSize = client.bufferSize
         if firstTime {
-            Rehearsal.run(client: handle, ports: ports, sampleRate: rate, frames: client.bufferSize)
+            if options.rehearse { Rehearsal.run(client: handle, ports: ports, sampleRate: rate, frames: client.bufferSize) }
             ProcessCycle.dryRun(context, frames: client.bufferSize)
             lockMemory()
         }
@@ -242,7 +275,6 @@ public final class JackMetronome {
     private func makeEngine(sampleRate: Int) throws(JackError) -> Engine {
         var configuration = options.engine
         configuration.sampleRate = sampleRate
-        configuration.tempo = control.pointee.tempo.load()
         configuration.clockOffsetFrames = try options.clockOffsetFrames(sampleRate: sampleRate)
         return Engine(configuration: configuration, sounds: options.sounds(sampleRate))
     }
@@ -256,10 +288,10 @@ public final class JackMetronome {
         let unheard = context.pointee.engine.unheardSoundSets
         let wasRunning = control.pointee.status.running.load(ordering: .relaxed)
         let bar = control.pointee.status.bar.load(ordering: .relaxed)
-        log("sample rate \(context.pointee.engine.sampleRate) → \(sampleRate) Hz: sounds re-synthesised, \(control.pointee.tempo.load()) BPM kept")
-        // Everything changed while running (bar, gains, mute, offset) carries over.
-        var configuration = context.pointee.engine.configuration(atSampleRate: sampleRate)
-        configuration.tempo = control.pointee.tempo.load()
+        // Everything changed while running (tempo, bar, gains, mute, offset) carries
+        // over, a tempo or bar change still pending included.
+        let configuration = context.pointee.engine.configuration(atSampleRate: sampleRate)
+        log("sample rate \(context.pointee.engine.sampleRate) → \(sampleRate) Hz: sounds re-synthesised, \(configuration.tempo) BPM kept")
         context.pointee.engine = Engine(configuration: configuration, sounds: options.sounds(sampleRate))
         old.deallocate()
         for set in unheard { set.deallocate() }
@@ -311,13 +343,14 @@ public final class JackMetronome {
         nextAttempt = .now + .seconds(1)
         saidWaiting = true
         jack_set_error_function(tactusSilentJackError)
-        log("JACK server gone: keeping \(control.pointee.tempo.load()) BPM and every setting; retrying every second (Ctrl-C to quit)")
+        log("JACK server gone: keeping \(playingTempo) BPM and every setting; retrying every second (Ctrl-C to quit)")
     }
 
     /// On a signal: MIDI Stop out (with Song Position off, so Stop is the last
     /// byte a slave sees, and the clock stopped), one more cycle to deliver it,
-    /// then deactivate and close.
-    public func shutdown() {
+    /// then deactivate and close. `signal`, when given, is said first.
+    public func shutdown(signal: Int32? = nil) {
+        if let signal { log("\(signal == SIGINT ? "SIGINT" : "SIGTERM") received: stopping") }
         if isConnected, let client {
             let cycles = shared.pointee.cycles.load(ordering: .relaxed)
             control.pointee.commands.push(.setSongPositionEnabled(false))
@@ -403,12 +436,15 @@ public final class JackMetronome {
         }
     }
 
-    private func reportInputOverflow(now: ContinuousClock.Instant) {
+    /// Says once a second at most that input was dropped; returns when a report held back is due.
+    private func reportInputOverflow(now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
         let dropped = shared.pointee.controlInput.dropped.load(ordering: .relaxed)
-        guard dropped != reportedDrops, now >= lastDropReport + .seconds(1) else { return }
+        guard dropped != reportedDrops else { return nil }
+        guard now >= lastDropReport + .seconds(1) else { return lastDropReport + .seconds(1) }
         log("control input: \(dropped - reportedDrops) MIDI events dropped (the control thread fell \(shared.pointee.controlInput.capacity) events behind)")
         reportedDrops = dropped
         lastDropReport = now
+        return nil
     }
 
     private func freeRetiredSounds() {

@@ -29,15 +29,24 @@ public struct JackRunOptions: Sendable {
     public var clockStreamCapacity: Int?
     /// `mlockall` before activation (warns once when not permitted).
     public var lockMemory = true
+    /// The rehearsal before the first activation (`Rehearsal`); off only for the
+    /// real-time proof of paths taken for the first time after activation.
+    public var rehearse = true
 
     public init() {}
 
-    /// The clock offset in frames at `sampleRate`, checked against one beat of the start tempo.
-    public func clockOffsetFrames(sampleRate: Int) throws(JackError) -> Int32 {
+    /// The clock offset against its range, in milliseconds: at most one beat of
+    /// the start tempo either way (no sample rate needed: the server's is not known yet).
+    public func checkClockOffset() throws(JackError) {
         let beatMilliseconds = 60_000 / engine.tempo.value
         guard abs(clockOffsetMilliseconds) <= beatMilliseconds else {
             throw .clockOffsetTooLarge(milliseconds: clockOffsetMilliseconds, beatMilliseconds: beatMilliseconds)
         }
+    }
+
+    /// The clock offset in frames at `sampleRate`, checked first (`checkClockOffset`).
+    public func clockOffsetFrames(sampleRate: Int) throws(JackError) -> Int32 {
+        try checkClockOffset()
         return Int32((clockOffsetMilliseconds * Double(sampleRate) / 1000).rounded())
     }
 }

@@ -5,7 +5,7 @@ import TactusCore
 /// kept across reconnections (the control thread holds on to these addresses
 /// while the JACK client comes and goes).
 public struct JackShared: ~Copyable, @unchecked Sendable {
-    /// `control` port → control thread: every channel message, stamped on the monotonic clock.
+    /// `control` port → control thread: what `ControlInputEvent.accepts`, stamped on the monotonic clock.
     public let controlInput: SPSCRing<ControlInputEvent>
     /// Every clock-stream event (ticks, Start/Stop/Continue, Song Position) with its
     /// engine frame, for the ALSA sequencer output thread; nil when ALSA output is off.
@@ -18,6 +18,8 @@ public struct JackShared: ~Copyable, @unchecked Sendable {
     public let period = Atomic<Int>(0)
     /// Control input messages received (pushed or dropped).
     public let controlInputReceived = Atomic<Int>(0)
+    /// Cycles that posted the control thread's wake-up: those that received control input.
+    public let wakeupsPosted = Atomic<Int>(0)
     /// Clock events JACK had no room for in the `clock` port buffer.
     public let clockEventsLost = Atomic<Int>(0)
 

@@ -1,6 +1,9 @@
 import CJack
 import Synchronization
 import TactusCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The JACK port handles of one client.
 struct JackPorts: BitwiseCopyable {
@@ -32,11 +35,16 @@ struct ProcessContext: ~Copyable {
     var endFrame: Int64 = 0
     /// Whether this client's cycles sound yet (`SoundingGate`).
     let gate = SoundingGate()
+    /// The control thread's `ControlWakeup`, posted in a cycle that received
+    /// control input (nil: nobody to wake, as in the rehearsal).
+    let wakeup: UnsafeMutablePointer<sem_t>?
 
-    init(engine: consuming Engine, control: UnsafeMutablePointer<EngineControl>, shared: UnsafeMutablePointer<JackShared>) {
+    init(engine: consuming Engine, control: UnsafeMutablePointer<EngineControl>, shared: UnsafeMutablePointer<JackShared>,
+         wakeup: UnsafeMutablePointer<sem_t>? = nil) {
         self.engine = engine
         self.control = control
         self.shared = shared
+        self.wakeup = wakeup
     }
 }
 
@@ -61,8 +69,15 @@ enum ProcessCycle {
         let microsecondsPerFrame = times.nextMicroseconds > times.microseconds
             ? Double(times.nextMicroseconds - times.microseconds) / Double(frames)
             : 1_000_000 / Double(sampleRate)
-        if let input = RealtimeJack.buffer(ports.control, frames) {
-            receiveControlInput(context, buffer: input, cycleMicroseconds: Int64(times.microseconds), microsecondsPerFrame: microsecondsPerFrame)
+        if let input = RealtimeJack.buffer(ports.control, frames),
+           receiveControlInput(context, buffer: input, cycleMicroseconds: times.microseconds, microsecondsPerFrame: microsecondsPerFrame) > 0,
+           let wakeup = context.pointee.wakeup {
+            // The one call out of the cycle besides libjack's: no lock, a futex
+            // wake only while the control thread sleeps (ControlWakeup).
+            _unsafePerformance {
+                _ = sem_post(wakeup)
+                shared.pointee.wakeupsPosted.add(1, ordering: .relaxed)
+            }
         }
         let click = RealtimeJack.buffer(ports.click, frames)?.assumingMemoryBound(to: Float.self)
         let feedback = RealtimeJack.buffer(ports.feedback, frames)?.assumingMemoryBound(to: Float.self)
@@ -77,7 +92,7 @@ enum ProcessCycle {
         } else {
             let start = context.pointee.timeline.frame(forJackFrame: times.frame)
             _unsafePerformance {
-                shared.pointee.frameClock.publish(frame: start, microseconds: Int64(times.microseconds), microsecondsPerFrame: microsecondsPerFrame)
+                shared.pointee.frameClock.publish(frame: start, microseconds: times.microseconds, microsecondsPerFrame: microsecondsPerFrame)
             }
             render(context, frames: Int(frames), at: start, click: click, feedback: feedback)
             if let clockBuffer {
@@ -115,11 +130,14 @@ enum ProcessCycle {
     /// stamped with the monotonic time of its frame (`jack_frames_to_time`
     /// arithmetic on this cycle's times, without the call). A full ring drops
     /// the event and counts it (`SPSCRing.dropped`): the callback never waits.
-    @_noLocks @_noAllocation
+    /// What passes is `ControlInputEvent.accepts`, the rule the ALSA input
+    /// follows too. Returns how many messages were handed on (or dropped).
+    @_noLocks @_noAllocation @discardableResult
     static func receiveControlInput(_ context: UnsafeMutablePointer<ProcessContext>, buffer: UnsafeMutableRawPointer,
-                                    cycleMicroseconds: Int64, microsecondsPerFrame: Double) {
+                                    cycleMicroseconds: Int64, microsecondsPerFrame: Double) -> Int {
         let shared = context.pointee.shared
         let count = RealtimeJack.midiEventCount(buffer)
+        var received = 0
         var index: UInt32 = 0
         while index < count {
             if let event = RealtimeJack.midiEvent(buffer, index), let bytes = event.buffer {
@@ -127,20 +145,21 @@ enum ProcessCycle {
                 var i = 0
                 while i < event.size {
                     let byte = bytes[i]
-                    // TactusCore's parser: another module, out of the checker's sight.
-                    // Only channel messages are the controller's; a clock or
-                    // Start/Stop arriving here is not for the control thread.
-                    if let message = _unsafePerformance({ context.pointee.parser.parse(byte) }), _unsafePerformance({ message.channel != nil }) {
+                    // TactusCore's parser and rule: another module, out of the checker's sight.
+                    if let message = _unsafePerformance({ context.pointee.parser.parse(byte) }),
+                       _unsafePerformance({ ControlInputEvent.accepts(message) }) {
                         _unsafePerformance {
                             shared.pointee.controlInputReceived.add(1, ordering: .relaxed)
                             shared.pointee.controlInput.push(ControlInputEvent(message: message, microseconds: microseconds))
                         }
+                        received += 1
                     }
                     i += 1
                 }
             }
             index += 1
         }
+        return received
     }
 
     /// Writes this cycle's clock events at their offsets (JACK MIDI is

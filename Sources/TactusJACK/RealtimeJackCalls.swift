@@ -1,4 +1,7 @@
 import CJack
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The JACK API calls the process callback makes, and only those: the ones
 /// JACK documents as meant for the process thread (port buffers, MIDI buffer
@@ -11,19 +14,31 @@ enum RealtimeJack {
         _unsafePerformance { jack_port_get_buffer(port, frames) }
     }
 
-    /// This cycle's first frame and its monotonic time (µs), and the next cycle's time.
+    /// This cycle's first frame and its time, and the next cycle's time, in µs
+    /// on CLOCK_MONOTONIC.
+    ///
+    /// jack2 keeps its times on CLOCK_MONOTONIC_RAW (`jack_get_time` reads it to
+    /// the microsecond), which NTP does not slew; CLOCK_MONOTONIC, the clock of
+    /// every other stamp in Tactus (ALSA input, keys, the control thread, the
+    /// ALSA queue), is slewed, so the two drift apart: 100 ms after half an hour
+    /// on a virtual machine, enough to move every pressure step. The cycle's
+    /// times are moved by the difference of the two clocks read here, together
+    /// (`clock_gettime` is a vDSO read: no system call, no lock).
     @inline(__always) @_noLocks @_noAllocation
-    static func cycleTimes(_ client: OpaquePointer, frames: jack_nframes_t, sampleRate: Int) -> (frame: jack_nframes_t, microseconds: jack_time_t, nextMicroseconds: jack_time_t) {
+    static func cycleTimes(_ client: OpaquePointer, frames: jack_nframes_t, sampleRate: Int) -> (frame: jack_nframes_t, microseconds: Int64, nextMicroseconds: Int64) {
         _unsafePerformance {
             var frame: jack_nframes_t = 0
             var now: jack_time_t = 0
             var next: jack_time_t = 0
             var period: Float = 0
-            if jack_get_cycle_times(client, &frame, &now, &next, &period) == 0 { return (frame, now, next) }
+            var monotonic = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &monotonic)
+            let offset = Int64(monotonic.tv_sec) * 1_000_000 + Int64(monotonic.tv_nsec) / 1_000 - Int64(jack_get_time())
+            if jack_get_cycle_times(client, &frame, &now, &next, &period) == 0 { return (frame, Int64(now) + offset, Int64(next) + offset) }
             // A server without the DLL times still has the frame and the clock.
             frame = jack_last_frame_time(client)
-            now = jack_get_time()
-            return (frame, now, now &+ jack_time_t(Double(frames) * 1_000_000 / Double(sampleRate)))
+            let start = Int64(jack_get_time()) + offset
+            return (frame, start, start + Int64(Double(frames) * 1_000_000 / Double(sampleRate)))
         }
     }
 

@@ -17,7 +17,7 @@ import TactusCore
 enum Rehearsal {
     static func run(client: OpaquePointer, ports: JackPorts, sampleRate: Int, frames: Int) {
         let control = UnsafeMutablePointer<EngineControl>.allocate(capacity: 1)
-        control.initialize(to: EngineControl(tempo: BPM(240)))
+        control.initialize(to: EngineControl())
         let shared = UnsafeMutablePointer<JackShared>.allocate(capacity: 1)
         shared.initialize(to: JackShared(controlInputCapacity: 64, clockStreamCapacity: 4096))
         let replacement = SoundSet.synthesized(sampleRate: sampleRate)

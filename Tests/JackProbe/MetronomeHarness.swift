@@ -5,10 +5,11 @@ import TactusCore
 import TactusJACK
 
 /// Runs `JackMetronome`, the same client `tactus` runs, with a scripted control
-/// thread: tempo changes on a schedule, transport commands, and a consumer that
-/// drains the control input (counting it) as the pressure controller would;
-/// with `--pressure`, the pressure controller itself (`ControlLoop`, default
-/// settings, polled every millisecond) reads the control input.
+/// thread (`JackControlThread`, on a `ControlLoop`, as `tactus run`): tempo
+/// changes on a schedule through the loop, transport commands, and a consumer
+/// that drains the control input (counting it) as the pressure controller
+/// would; with `--pressure`, the pressure controller itself (`ControlLoop`,
+/// default settings, woken by the input and its own deadlines) reads it.
 enum MetronomeHarness {
     static func main(_ args: inout Arguments) -> Int32 {
         var options = JackRunOptions()
@@ -28,6 +29,8 @@ enum MetronomeHarness {
         let feedback = args.values("--connect-feedback")
         if !feedback.isEmpty { options.feedbackConnections = feedback }
         let pressure = args.flag("--pressure")
+        options.rehearse = !args.flag("--no-rehearsal")
+        let firstTime = args.flag("--first-time")
         let sweep = args.value("--tempo-sweep").map(parseSweep)
         let tempoAt = args.values("--tempo-at").map(parseAt).sorted { $0.0 < $1.0 }
         let transportAt = args.values("--transport-at").map(parseTransport).sorted { $0.time < $1.time }
@@ -35,7 +38,7 @@ enum MetronomeHarness {
         options.clickConnections = args.positionals
 
         let control = UnsafeMutablePointer<EngineControl>.allocate(capacity: 1)
-        control.initialize(to: EngineControl(tempo: bpm))
+        control.initialize(to: EngineControl())
         let metronome: JackMetronome
         do { metronome = try JackMetronome(options: options, control: control) } catch { fail("\(error)") }
 
@@ -46,40 +49,59 @@ enum MetronomeHarness {
         var tempoIndex = 0
         var transportIndex = 0
         var received = 0
+        var firstTimeScript = FirstTimeStep.script
         let shared = metronome.shared
-        let loop = !pressure ? nil : ControlLoop(configuration: PressureConfiguration(), engine: control,
-                                                 sources: [{ shared.pointee.controlInput.pop() }], clock: MonotonicClock()) { report in
+        // The one tempo writer, as in `tactus run`; it reads the control input only with --pressure.
+        let loop = ControlLoop(configuration: PressureConfiguration(), tempo: bpm, engine: control,
+                               sources: pressure ? [{ shared.pointee.controlInput.pop() }] : [], clock: MonotonicClock()) { report in
             if case .status = report { return }
             log.append("pressure \(report)")
         }
-        let status = metronome.run(tickMilliseconds: pressure ? 1 : 5) { m in
-            if let loop {
-                loop.poll()
-            } else {
+        let status = JackControlThread.run(loop, metronome: metronome) {
+            let m = metronome
+            let deadline = loop.poll()
+            if !pressure {
                 while m.shared.pointee.controlInput.pop() != nil { received += 1 }
             }
             while m.shared.pointee.clockStream?.pop() != nil {}
             let now = ProbeClient.monotonicMicroseconds()
             if let sweep, now >= nextSweep {
                 nextSweep += Int64(sweep.milliseconds) * 1000
-                m.control.pointee.tempo.store(sweep.tempos[sweepIndex % sweep.tempos.count])
+                loop.setTempo(sweep.tempos[sweepIndex % sweep.tempos.count])
                 sweepIndex += 1
             }
             while tempoIndex < tempoAt.count, now - started >= Int64(tempoAt[tempoIndex].0 * 1e6) {
                 let tempo = tempoAt[tempoIndex].1
-                m.control.pointee.tempo.store(tempo)
+                loop.setTempo(tempo)
                 log.append("tempo \(tempo) jack-frame \(m.jackFrameTime.map(String.init) ?? "none")")
                 tempoIndex += 1
+            }
+            if firstTime, let step = firstTimeScript.first, now - started >= step.microseconds {
+                firstTimeScript.removeFirst()
+                step.run(m, loop)
+                log.append("first-time \(step.word) jack-frame \(m.jackFrameTime.map(String.init) ?? "none")")
             }
             while transportIndex < transportAt.count, now - started >= Int64(transportAt[transportIndex].time * 1e6) {
                 m.control.pointee.commands.push(transportAt[transportIndex].command)
                 log.append("transport \(transportAt[transportIndex].word) jack-frame \(m.jackFrameTime.map(String.init) ?? "none")")
                 transportIndex += 1
             }
+            // The scripted changes fall due by themselves; the clock copy is drained
+            // at least every 50 ms (as the ALSA output thread would), so its ring never fills.
+            var next = ControlTime.earliest(deadline, sweep == nil ? nil : ControlTime(microseconds: nextSweep))
+            if tempoIndex < tempoAt.count { next = ControlTime.earliest(next, ControlTime(microseconds: started + Int64(tempoAt[tempoIndex].0 * 1e6))) }
+            if transportIndex < transportAt.count {
+                next = ControlTime.earliest(next, ControlTime(microseconds: started + Int64(transportAt[transportIndex].time * 1e6)))
+            }
+            if m.shared.pointee.clockStream != nil { next = ControlTime.earliest(next, ControlTime(microseconds: now + 50_000)) }
+            if firstTime, let step = firstTimeScript.first { next = ControlTime.earliest(next, ControlTime(microseconds: started + step.microseconds)) }
+            return next
         }
         log.append("control-input received \(received) dropped \(metronome.shared.pointee.controlInput.dropped.load(ordering: .relaxed))")
         log.append("tempo-changes \(sweepIndex + tempoIndex)")
+        log.append("bar-changes \(control.pointee.status.barChanges.load(ordering: .relaxed)) tempo \(BPM(hundredths: control.pointee.status.tempoHundredths.load(ordering: .relaxed)))")
         log.append("clicks-played \(control.pointee.status.clicksPlayed.load(ordering: .relaxed)) clocks-sent \(control.pointee.status.clocksSent.load(ordering: .relaxed))")
+        log.append("wakeups-posted \(metronome.shared.pointee.wakeupsPosted.load(ordering: .relaxed))")
         log.append("clock-events-lost \(metronome.shared.pointee.clockEventsLost.load(ordering: .relaxed))")
         if let eventsPath { writeFile(eventsPath, log.joined(separator: "\n") + "\n") }
         return status
@@ -109,5 +131,43 @@ enum MetronomeHarness {
             guard word.hasPrefix("locate="), let bar = Int32(word.dropFirst(7)) else { fail("bad transport command \(word)") }
             return (t, .locate(bar: bar), word)
         }
+    }
+}
+
+/// `--first-time`: what the rehearsal does before activation, done instead for
+/// the first time on the running client (with `--no-rehearsal`, nothing warmed
+/// it): a tempo ramp, a preset switch with its own sounds, gains and tempo on
+/// the next bar line, a locate, and a meter change on the next beat.
+struct FirstTimeStep {
+    var microseconds: Int64
+    var word: String
+    var run: (JackMetronome, ControlLoop<MonotonicClock>) -> Void
+
+    static var script: [FirstTimeStep] {
+        var steps: [FirstTimeStep] = []
+        // The ramp: 20 steps of 50 ms from 1 s, 120 → 310 BPM (across the 300 BPM subdivision rule).
+        for k in 0..<20 {
+            steps.append(FirstTimeStep(microseconds: 1_000_000 + Int64(k) * 50_000, word: "tempo \(120 + 10 * k)") { _, loop in
+                loop.setTempo(BPM(Double(120 + 10 * k)))
+            })
+        }
+        steps.append(FirstTimeStep(microseconds: 2_500_000, word: "preset 7/8 triplets 133 BPM with sounds and gains") { m, loop in
+            var gains = SoundGains()
+            gains.accent = 0.5
+            let sounds = SoundSet.synthesized(sampleRate: m.sampleRate)
+            let bar = BarSettings(meter: Meter(beatsPerBar: 7, beatUnit: 8)!, accents: AccentPattern("X.x.x..")!, subdivision: .triplets)
+            if m.control.pointee.commands.push(.changeBar(bar, tempo: BPM(133), at: .nextBar, sounds: sounds, gains: gains)) {
+                loop.setTempo(BPM(133), alreadySent: true)
+            } else {
+                sounds.deallocate()
+            }
+        })
+        steps.append(FirstTimeStep(microseconds: 4_500_000, word: "locate 3") { m, _ in
+            m.control.pointee.commands.push(.locate(bar: 3))
+        })
+        steps.append(FirstTimeStep(microseconds: 5_500_000, word: "meter 5/4") { m, _ in
+            m.control.pointee.commands.push(.changeBar(BarSettings(meter: Meter(beatsPerBar: 5, beatUnit: 4)!), tempo: nil, at: .nextBeat))
+        })
+        return steps
     }
 }

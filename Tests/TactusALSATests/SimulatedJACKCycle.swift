@@ -35,7 +35,7 @@ final class SimulatedJACKCycle: @unchecked Sendable {
 
     init(tempo: BPM, clockOffsetFrames: Int32 = 0) {
         control = .allocate(capacity: 1)
-        control.initialize(to: EngineControl(tempo: tempo))
+        control.initialize(to: EngineControl())
         clockEvents = .allocate(capacity: 1)
         clockEvents.initialize(to: SPSCRing(capacity: 4096))
         reference = .allocate(capacity: 1)

@@ -26,7 +26,7 @@ struct CommandLineOverPresetTests {
         let jack = try RunCommand.jackOptions(options, tempo: BPM(120))
         #expect(jack.clockOffsetMilliseconds == 7 && jack.engine.clockWhileStopped && !jack.engine.sendSongPosition)
         let control = UnsafeMutablePointer<EngineControl>.allocate(capacity: 1)
-        control.initialize(to: EngineControl(tempo: BPM(120)))
+        control.initialize(to: EngineControl())
         defer { control.deinitialize(count: 1); control.deallocate() }
         let session = RunCommand.controlSession(options, jack: jack, control: control, presets: start,
                                                 environment: ["XDG_CONFIG_HOME": folder, "XDG_STATE_HOME": folder], inputs: [])

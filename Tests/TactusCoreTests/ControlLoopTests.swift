@@ -15,13 +15,14 @@ final class LoopHarness {
     static let ch1 = MIDIChannel(number: 1)!
 
     init(tempo: Double = 120, configuration: PressureConfiguration = PressureConfiguration()) {
+        startTempo = BPM(tempo)
         engine = .allocate(capacity: 1)
-        engine.initialize(to: EngineControl(tempo: BPM(tempo)))
+        engine.initialize(to: EngineControl())
         jackInput = .allocate(capacity: 1)
         jackInput.initialize(to: SPSCRing(capacity: 64))
         alsaInput = .allocate(capacity: 1)
         alsaInput.initialize(to: SPSCRing(capacity: 64))
-        loop = ControlLoop(configuration: configuration, engine: engine, inputs: [jackInput, alsaInput], clock: clock) { [unowned self] in
+        loop = ControlLoop(configuration: configuration, tempo: BPM(tempo), engine: engine, inputs: [jackInput, alsaInput], clock: clock) { [unowned self] in
             self.reports.append($0)
         }
     }
@@ -45,16 +46,32 @@ final class LoopHarness {
         return loop.poll()
     }
 
-    var engineTempo: Double { engine.pointee.tempo.load().value }
+    private let startTempo: BPM
+    /// Every command the loop pushed, in order; `drainCommands` and `cues` each read on from where they last stopped.
+    private var sent: [EngineCommand] = []
+    private var commandsRead = 0
+    private var cuesRead = 0
+
+    private func drain() {
+        while let c = engine.pointee.commands.pop() { sent.append(c) }
+    }
+
+    /// The tempo last sent to the engine (it travels only as `.setTempo`), the start tempo before any.
+    var engineTempo: Double {
+        drain()
+        return (sent.last { $0.tempo != nil }?.tempo ?? startTempo).value
+    }
 
     func drainCommands() -> [EngineCommand] {
-        var commands: [EngineCommand] = []
-        while let c = engine.pointee.commands.pop() { commands.append(c) }
-        return commands
+        drain()
+        defer { commandsRead = sent.count }
+        return Array(sent[commandsRead...])
     }
 
     func cues() -> [ClickSound] {
-        drainCommands().compactMap { if case .cue(let s) = $0 { s } else { nil } }
+        drain()
+        defer { cuesRead = sent.count }
+        return sent[cuesRead...].compactMap { if case .cue(let s) = $0 { s } else { nil } }
     }
 }
 
@@ -90,13 +107,16 @@ struct ControlLoopTests {
         #expect(h.reports.contains(.lastTempo(BPM(121))))
     }
 
-    @Test func aTempoStoredFromOutsideIsAdoptedMidHold() {
+    @Test func aPresetsTempoIsAdoptedMidHold() {
         let h = LoopHarness()
         h.push(.noteOn(channel: ch1, note: up, velocity: UInt7(100)!), at: 0)
         h.push(.channelPressure(channel: ch1, pressure: UInt7(60)!), at: 0.01)
         h.poll(at: 0.33)
         #expect(h.engineTempo == 122)
-        h.engine.pointee.tempo.store(BPM(90))   // a preset switch
+        // A preset switch: its tempo rides on its bar change, pushed by the switcher.
+        h.engine.pointee.commands.push(.changeBar(BarSettings(), tempo: BPM(90), at: .nextBar))
+        h.loop.setTempo(BPM(90), alreadySent: true)
+        #expect(h.drainCommands().map(\.tempo) == [BPM(121), BPM(122), BPM(90)], "no .setTempo of its own")
         h.poll(at: 0.48)
         #expect(h.engineTempo == 91)
     }
@@ -171,7 +191,7 @@ struct ControlLoopTests {
     @Test(.timeLimit(.minutes(1)))
     func realThreadRunnerFollowsTheMonotonicClock() async throws {
         let engine = UnsafeMutablePointer<EngineControl>.allocate(capacity: 1)
-        engine.initialize(to: EngineControl(tempo: BPM(120)))
+        engine.initialize(to: EngineControl())
         let ring = UnsafeMutablePointer<SPSCRing<ControlInputEvent>>.allocate(capacity: 1)
         ring.initialize(to: SPSCRing(capacity: 16))
         defer {
@@ -179,19 +199,27 @@ struct ControlLoopTests {
             ring.deinitialize(count: 1); ring.deallocate()
         }
         let clock = MonotonicClock()
-        let loop = ControlLoop(configuration: PressureConfiguration(), engine: engine, inputs: [ring], clock: clock) { _ in }
+        let loop = ControlLoop(configuration: PressureConfiguration(), tempo: BPM(120), engine: engine, inputs: [ring], clock: clock) { _ in }
+        let wakeup = ControlWakeup()
         let finished = Atomic<Bool>(false)
-        let thread = Thread { loop.run(); finished.store(true, ordering: .releasing) }
+        let thread = Thread { loop.run(wakeup: wakeup); finished.store(true, ordering: .releasing) }
         thread.start()
         let start = clock.now()
         ring.pointee.push(ControlInputEvent(message: .noteOn(channel: ch1, note: up, velocity: UInt7(100)!), microseconds: start.microseconds))
         ring.pointee.push(ControlInputEvent(message: .channelPressure(channel: ch1, pressure: UInt7(60)!), microseconds: start.microseconds))
-        // The tap lands within a few milliseconds; the first step 0.32 s after the Note On.
+        wakeup.post()
+        var sent: [BPM] = []
+        func drain() { while let c = engine.pointee.commands.pop() { if let t = c.tempo { sent.append(t) } } }
+        // The tap lands within a few milliseconds; the first step 0.32 s after the Note On,
+        // with nothing posted in between: the loop wakes at its own deadline.
         try await Task.sleep(for: .milliseconds(100))
-        #expect(engine.pointee.tempo.load() == BPM(121))
+        drain()
+        #expect(sent == [BPM(121)])
         try await Task.sleep(for: .milliseconds(300))   // t ≈ 0.40
-        #expect(engine.pointee.tempo.load() == BPM(122))
+        drain()
+        #expect(sent == [BPM(121), BPM(122)])
         loop.requestStop()
+        wakeup.post()
         while !finished.load(ordering: .acquiring) { try await Task.sleep(for: .milliseconds(5)) }
     }
 }

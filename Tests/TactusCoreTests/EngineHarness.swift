@@ -42,7 +42,7 @@ final class EngineHarness {
             ? SoundSet(sampleRate: configuration.sampleRate) { [EngineHarness.impulseValue[$0]!] }
             : .synthesized(sampleRate: configuration.sampleRate)
         control = .allocate(capacity: 1)
-        control.initialize(to: EngineControl(tempo: configuration.tempo))
+        control.initialize(to: EngineControl())
         engine = Engine(configuration: configuration, sounds: sounds)
         buffer = .allocate(capacity: capacity)
         feedback = .allocate(capacity: capacity)

@@ -48,7 +48,7 @@ import TactusCore
     /// skipped cycle comes at the next cycle's first frame), none shifted after.
     @Test func engineTicksAcrossTheWrapAndASkippedCycleStayOnTheGrid() {
         let control = UnsafeMutablePointer<EngineControl>.allocate(capacity: 1)
-        control.initialize(to: EngineControl(tempo: BPM(133)))
+        control.initialize(to: EngineControl())
         defer { control.deinitialize(count: 1); control.deallocate() }
         let sounds = SoundSet.synthesized(sampleRate: 48000)
         defer { sounds.deallocate() }

@@ -34,41 +34,97 @@ extension JACKServerTests {
             #expect((r.counts["free"] ?? 0) >= r.cycles)
             #expect((r.counts["pthread_mutex_lock"] ?? 0) >= r.cycles)
             #expect(r.violations >= 4 * r.cycles)
+            // sem_post is counted, and apart: every other call is a violation, it is not.
+            #expect((r.counts["sem_post"] ?? 0) >= r.cycles)
+            let others = r.counts.filter { !["cycles", "violations", "sem_post"].contains($0.key) }.values.reduce(0, +)
+            #expect(r.violations == others)
         }
 
         /// ≥ 10 000 cycles at 999 BPM with 16ths configured, the tempo changing
         /// every 100 ms (across the 300 BPM subdivision cutoff), 1000 MIDI
-        /// events a second into `control`: not one allocation or lock.
+        /// events a second into `control`: not one allocation or lock. The one call
+        /// allowed, `sem_post` (the control thread's wake-up), is made exactly in the
+        /// cycles that received control input, as the harness counted them.
         @Test func processCallbackNeitherAllocatesNorLocksOver10000Cycles() throws {
-            let server = try JackTestServer(period: 64)
-            defer { server.stop() }
-            let report = TestFiles.file("\(server.name).rtprobe")
-            let harnessLog = TestFiles.file("\(server.name).events")
-            let senderReport = TestFiles.file("\(server.name).sent")
-            let tactus = try TestProcess.launch(TestFiles.probe, [
-                "metronome", "-s", server.name, "-n", "rtproof", "--bpm", "999", "--subdivision", "sixteenths",
-                "--tempo-sweep", "100:999,250,998,299,640,997,120,999", "--clock-stream", "--events", harnessLog.path,
+            let run = try Self.underInterposer(name: "rtproof", [
+                "--bpm", "999", "--subdivision", "sixteenths", "--tempo-sweep", "100:999,250,998,299,640,997,120,999",
                 "system:playback_1", "system:playback_2",
-            ], output: TestFiles.file("\(server.name).rtproof.log"),
-               environment: ["LD_PRELOAD": TestFiles.interposer, "TACTUS_RTPROBE_REPORT": report.path])
-            defer { if tactus.isRunning { kill(tactus.processIdentifier, SIGKILL) } }
-            let sender = try TestProcess.launch(TestFiles.probe, [
-                "send", "-s", server.name, "--to", "rtproof:control", "--rate", "1000", "--seconds", "13", "--report", senderReport.path,
-            ], output: TestFiles.file("\(server.name).sender.log"))
-            #expect(TestProcess.wait(sender, seconds: 30) == 0)
-            Thread.sleep(forTimeInterval: 1.0)
-            kill(tactus.processIdentifier, SIGTERM)
-            #expect(TestProcess.wait(tactus, seconds: 10) == 0)
-
-            let r = try ProbeReport(report)
+            ], sending: 1000, seconds: 13, settle: 1.0)
+            let r = run.report, log = run.log
             #expect(r.cycles >= 10_000)
             #expect(r.violations == 0, "calls on the process thread: \(r.counts)")
-            let log = try String(contentsOf: harnessLog, encoding: .utf8)
-            let sent = try String(contentsOf: senderReport, encoding: .utf8)
+            let sent = run.sent
             #expect(sent == "sent 13000 lost 0\n")
             #expect(log.contains("control-input received 13000 dropped 0"), "\(log)")
             let changes = log.split(separator: "\n").first { $0.hasPrefix("tempo-changes") }.flatMap { Int($0.split(separator: " ")[1]) } ?? 0
             #expect(changes >= 130, "\(log)")
+            let posted = Self.figure("wakeups-posted", in: log)
+            print("real-time proof: \(r.cycles) cycles, sem_post \(r.counts["sem_post"] ?? 0), cycles with control input \(posted ?? -1)")
+            #expect((r.counts["sem_post"] ?? 0) == posted)
+            #expect((posted ?? 0) > 0 && (posted ?? 0) <= r.cycles)
+        }
+
+        /// The metronome harness `name` under the interposer on a private server
+        /// (period 64) with `arguments`, the clock copy drained as the ALSA thread
+        /// would, `rate` MIDI events a second into its `control` for `seconds`,
+        /// then `settle` seconds and SIGTERM: the probe's report, the harness's
+        /// log, the sender's report.
+        static func underInterposer(name: String, _ arguments: [String], sending rate: Int, seconds: Int, settle: Double,
+                                    environment: [String: String] = [:]) throws -> (report: ProbeReport, log: String, sent: String) {
+            let server = try JackTestServer(period: 64)
+            defer { server.stop() }
+            let report = TestFiles.file("\(server.name).\(name).rtprobe")
+            let harnessLog = TestFiles.file("\(server.name).\(name).events")
+            let senderReport = TestFiles.file("\(server.name).\(name).sent")
+            let tactus = try TestProcess.launch(TestFiles.probe, [
+                "metronome", "-s", server.name, "-n", name, "--clock-stream", "--events", harnessLog.path,
+            ] + arguments, output: TestFiles.file("\(server.name).\(name).log"),
+               environment: environment.merging(["LD_PRELOAD": TestFiles.interposer, "TACTUS_RTPROBE_REPORT": report.path]) { a, _ in a })
+            defer { if tactus.isRunning { kill(tactus.processIdentifier, SIGKILL) } }
+            let sender = try TestProcess.launch(TestFiles.probe, [
+                "send", "-s", server.name, "--to", "\(name):control", "--rate", "\(rate)", "--seconds", "\(seconds)", "--report", senderReport.path,
+            ], output: TestFiles.file("\(server.name).\(name).sender.log"))
+            #expect(TestProcess.wait(sender, seconds: Double(seconds) + 17) == 0)
+            Thread.sleep(forTimeInterval: settle)
+            kill(tactus.processIdentifier, SIGTERM)
+            #expect(TestProcess.wait(tactus, seconds: 10) == 0)
+            return (try ProbeReport(report), try String(contentsOf: harnessLog, encoding: .utf8),
+                    try String(contentsOf: senderReport, encoding: .utf8))
+        }
+
+        /// The first value after `word` on its line of the harness log.
+        static func figure(_ word: String, in log: String) -> Int? {
+            log.split(separator: "\n").first { $0.hasPrefix(word + " ") }.flatMap { Int($0.split(separator: " ")[1]) }
+        }
+
+        /// What the rehearsal warms up, done for the first time after activation
+        /// with no rehearsal at all: a tempo ramp across the 300 BPM rule, a preset
+        /// switch with its own sounds, gains and tempo, a locate, a meter change,
+        /// control input throughout. The engine's paths must not allocate or lock
+        /// the first time they run (no lazily built generic metadata, no hidden
+        /// buffers): 0 violations.
+        @Test func pathsTakenForTheFirstTimeAfterActivationNeitherAllocateNorLock() throws {
+            let run = try Self.underInterposer(name: "rtfirst", [
+                "--bpm", "120", "--subdivision", "sixteenths", "--no-rehearsal", "--first-time", "system:playback_1",
+            ], sending: 200, seconds: 6, settle: 1.5, environment: ["TACTUS_RTPROBE_TRACE": "1"])
+            let r = run.report, log = run.log
+            // Everything happened, on the running client: 20 ramp steps, the switch, the locate, the meter.
+            #expect(log.split(separator: "\n").filter { $0.hasPrefix("first-time ") }.count == 23, "\(log)")
+            #expect(Self.figure("bar-changes", in: log) == 2, "\(log)")
+            #expect(r.cycles >= 5_000)
+            // Found by this run in the engine of ad2ee13 (debug build, backtraces with
+            // TACTUS_RTPROBE_TRACE=1): the Swift runtime builds the generic metadata of
+            // `EventQueue<TimedMIDIEvent>` at the first MIDI event (Engine.emitMIDI ←
+            // startSong, the first Start) and of `EventQueue<TimedClick>` at the first
+            // click (Engine.clickIfAny), taking its locks and allocating: 4 malloc, 4 free,
+            // 2 posix_memalign, 6 mutex lock/unlock pairs. The reshaped engine's concrete
+            // containers must make it 0 (issue 12, item 7); this known issue then fails as
+            // "not recorded": remove the wrapper with it.
+            withKnownIssue("the first Start and the first click build EventQueue's generic metadata on the real-time thread") {
+                #expect(r.violations == 0, "calls on the process thread, the first time (backtraces in the rtfirst log): \(r.counts)")
+            }
+            // Nothing else: only those two first-time paths, at most a few calls each.
+            #expect(r.violations <= 32, "\(r.counts)")
         }
     }
 }

@@ -25,7 +25,7 @@ extension DisplayModel {
         let bar = session.heardBar
         let beatsPerBar = bar.meter.beatsPerBar
         let beat = engine.status.beat.load(ordering: .acquiring)
-        self.init(tempo: engine.tempo.load(), meter: bar.meter, accents: bar.accents,
+        self.init(tempo: session.loop.tempo, meter: bar.meter, accents: bar.accents,
                   running: engine.status.running.load(ordering: .acquiring), muted: session.muted,
                   bar: engine.status.bar.load(ordering: .acquiring), beat: beat <= beatsPerBar ? beat : 0,
                   beatAccent: Accent(rawValue: engine.status.lastAccent.load(ordering: .acquiring)) ?? .normal,

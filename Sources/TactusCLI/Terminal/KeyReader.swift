@@ -10,22 +10,31 @@ import Glibc
 /// the player, not the control thread's polling), through a lock-free ring.
 ///
 /// An Escape byte with nothing after it for 50 ms is the Escape key, not the
-/// start of an arrow key's sequence: the decoder is flushed.
+/// start of an arrow key's sequence: the decoder is flushed. Otherwise the
+/// thread sleeps in `poll` until a key or `stop()` (a byte on a pipe of its
+/// own) arrives: no wake-ups while nobody types. After each read it posts the
+/// control thread's `ControlWakeup`.
 public final class KeyReader: @unchecked Sendable {
     /// The ring the control thread drains (`drain()`).
     public let keys: UnsafeMutablePointer<SPSCRing<TimedKeyAction>>
     private let input: Int32
+    private let wakeup: ControlWakeup?
     private let stopRequested = Atomic<Bool>(false)
+    /// `stop()` writes to `[1]`; the thread polls `[0]` beside the terminal.
+    private var stopPipe: [Int32] = [-1, -1]
     private var thread: pthread_t?
 
-    public init(input: Int32 = STDIN_FILENO, capacity: Int = 256) {
+    public init(input: Int32 = STDIN_FILENO, capacity: Int = 256, wakeup: ControlWakeup? = nil) {
         self.input = input
+        self.wakeup = wakeup
         keys = .allocate(capacity: 1)
         keys.initialize(to: SPSCRing(capacity: capacity))
+        if pipe(&stopPipe) != 0 { stopPipe = [-1, -1] }
     }
 
     deinit {
         stop()
+        for fd in stopPipe where fd >= 0 { close(fd) }
         keys.deinitialize(count: 1)
         keys.deallocate()
     }
@@ -43,10 +52,12 @@ public final class KeyReader: @unchecked Sendable {
         if started == 0 { thread = handle } else { box.release() }
     }
 
-    /// Stops and joins the thread (it notices within 50 ms).
+    /// Stops and joins the thread.
     public func stop() {
         guard let thread else { return }
         stopRequested.store(true, ordering: .releasing)
+        var byte: UInt8 = 0
+        if stopPipe[1] >= 0 { _ = write(stopPipe[1], &byte, 1) }
         pthread_join(thread, nil)
         self.thread = nil
     }
@@ -62,14 +73,18 @@ public final class KeyReader: @unchecked Sendable {
         var decoder = KeyDecoder()
         var buffer = [UInt8](repeating: 0, count: 64)
         let clock = MonotonicClock()
+        // Without the pipe (pipe() failed), a 50 ms poll notices `stop()`.
+        let idleTimeout: Int32 = stopPipe[0] >= 0 ? -1 : 50
         while !stopRequested.load(ordering: .acquiring) {
-            var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&descriptor, 1, 50)
+            var descriptors = [pollfd(fd: input, events: Int16(POLLIN), revents: 0),
+                               pollfd(fd: stopPipe[0], events: Int16(POLLIN), revents: 0)]
+            let ready = poll(&descriptors, stopPipe[0] >= 0 ? 2 : 1, decoder.isInsideSequence ? 50 : idleTimeout)
             if ready < 0 && errno == EINTR { continue }
             if ready == 0 {
                 if decoder.isInsideSequence { decoder.flush() }
                 continue
             }
+            let descriptor = descriptors[0]
             if ready < 0 || descriptor.revents & Int16(POLLIN) == 0 {
                 // Hung up or an error: no more keys (the display goes on).
                 if descriptor.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { return }
@@ -82,6 +97,7 @@ public final class KeyReader: @unchecked Sendable {
             for action in decoder.decode(buffer[0..<count]) {
                 keys.pointee.push(TimedKeyAction(action, microseconds: now))
             }
+            wakeup?.post()
         }
     }
 }

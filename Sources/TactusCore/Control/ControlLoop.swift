@@ -1,23 +1,26 @@
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The control thread's work: MIDI from the input rings into the pressure
 /// controller, the controller's decisions out to the engine and the application.
 ///
+/// It is the one writer of the tempo: keys, taps, presets and pressure all set
+/// it through `setTempo`, and it reaches the engine only as a `.setTempo`
+/// command (or riding on a preset's `.changeBar`). The control thread's one copy
+/// is the pressure controller's (`tempo`); what the engine plays is
+/// `EngineStatus.tempoHundredths`.
+///
 /// Each `poll()`:
-/// 1. adopts a tempo that something else stored in `TempoState` (a preset, the
-///    terminal keys), so a hold goes on from it;
-/// 2. drains every input ring and feeds the controller in time-stamp order, each
+/// 1. drains every input ring and feeds the controller in time-stamp order, each
 ///    message at its own time (the time it reached the JACK or ALSA port, not
 ///    the time this thread looked), so the timeline starts at the real Note On;
-/// 3. lets the controller's clock run to now;
-/// 4. stores tempo into `EngineControl.tempo`, pushes `.cue` commands, and
-///    reports gestures, Program Change, transport, last tempo and messages.
+/// 2. lets the controller's clock run to now;
+/// 3. pushes `.setTempo` and `.cue` commands, and reports gestures, Program
+///    Change, transport, last tempo and messages;
+/// 4. returns when it next needs a round with no new input.
 ///
-/// Tests drive `poll()` with a `VirtualClock`; the application calls `run()` on
-/// its control thread, which sleeps until the next step or a short poll interval.
+/// Tests drive `poll()` with a `VirtualClock`. The application's control thread
+/// calls `run(wakeup:round:)`, which sleeps on a `ControlWakeup` until an input
+/// posts it or the earliest deadline of the round falls due.
 /// Everything runs on that one thread: the engine's command ring has one
 /// producer, so other command pushes must come from the same thread (the report
 /// callback runs there).
@@ -25,44 +28,46 @@ public final class ControlLoop<Clock: ControlClock>: @unchecked Sendable {
     public private(set) var controller: PressureController
     /// How often, at most, a changed status is reported (30 per second: SPEC §4 rule 10).
     public var statusInterval: Int64 = 33_333
-    /// Longest sleep of `run()`: the input rings are polled, not signalled.
-    public var pollInterval: Int64 = 1_000
+    /// While continuous mode glides the tempo moves with time itself, not at
+    /// deadlines: a round this often (1 ms; a clock tick at 999 BPM is 2.5 ms).
+    public var glideInterval: Int64 = 1_000
 
     private let engine: UnsafeMutablePointer<EngineControl>
     private let inputs: [() -> ControlInputEvent?]
     private let clock: Clock
     private let report: (ControlReport) -> Void
     private let stopRequested = Atomic<Bool>(false)
-    /// The tempo this loop last stored; anything else found there came from outside.
-    private var writtenTempo: BPM
+    /// A `.setTempo` the full command ring refused (no server drains it): sent again next round.
+    private var tempoUnsent = false
     private var batch: [(index: Int, event: ControlInputEvent)] = []
+    /// How many input events the last `poll()` took from the rings.
+    public private(set) var lastPollInputs = 0
     private var reportedStatus: PressureStatus?
     private var statusReportedAt: ControlTime?
 
     /// - Parameters:
-    ///   - engine: the shared engine state; the loop stores tempo and pushes cues.
+    ///   - tempo: the tempo the engine starts with (its `EngineConfiguration.tempo`).
+    ///   - engine: the shared engine state; the loop pushes tempo and cues.
     ///   - inputs: rings filled by the MIDI inputs (JACK `control`, ALSA `control`).
     ///   - report: called on the control thread for what the application must do.
-    public convenience init(configuration: PressureConfiguration, engine: UnsafeMutablePointer<EngineControl>,
+    public convenience init(configuration: PressureConfiguration, tempo: BPM, engine: UnsafeMutablePointer<EngineControl>,
                             inputs: [UnsafeMutablePointer<SPSCRing<ControlInputEvent>>], clock: Clock,
                             report: @escaping (ControlReport) -> Void) {
-        self.init(configuration: configuration, engine: engine, sources: inputs.map { ring in { ring.pointee.pop() } },
+        self.init(configuration: configuration, tempo: tempo, engine: engine, sources: inputs.map { ring in { ring.pointee.pop() } },
                   clock: clock, report: report)
     }
 
     /// The same, with each input given as its consumer end: a function that pops
     /// the next event or returns nil (e.g. `{ shared.pointee.controlInput.pop() }`
     /// for a ring that lives inside a larger shared context).
-    public init(configuration: PressureConfiguration, engine: UnsafeMutablePointer<EngineControl>,
+    public init(configuration: PressureConfiguration, tempo: BPM, engine: UnsafeMutablePointer<EngineControl>,
                 sources: [() -> ControlInputEvent?], clock: Clock,
                 report: @escaping (ControlReport) -> Void) {
-        let tempo = engine.pointee.tempo.load()
         controller = PressureController(configuration: configuration, tempo: tempo, at: clock.now())
         self.engine = engine
         inputs = sources
         self.clock = clock
         self.report = report
-        writtenTempo = tempo
         batch.reserveCapacity(256)
     }
 
@@ -71,29 +76,37 @@ public final class ControlLoop<Clock: ControlClock>: @unchecked Sendable {
         controller.setConfiguration(configuration)
     }
 
-    /// A tempo chosen on the control thread by something other than MIDI (the
-    /// terminal's arrow keys, tap tempo): stored here, so the loop stays the one
-    /// writer of `TempoState`, and a hold in progress goes on from it.
-    public func setTempo(_ tempo: BPM) {
+    /// The tempo the control thread wants (the engine takes it at its next clock tick).
+    public var tempo: BPM { controller.tempo }
+
+    /// Every tempo chosen on the control thread other than by pressure (the
+    /// terminal's keys, tap tempo, a preset): sent to the engine, and a hold in
+    /// progress goes on from it.
+    ///
+    /// `alreadySent`: the tempo rode on a command the caller just pushed (a
+    /// preset's `.changeBar`, which applies it on the switch's bar line together
+    /// with the bar); a `.setTempo` as well would move the tempo at the next
+    /// clock tick, ahead of the bar line.
+    public func setTempo(_ tempo: BPM, alreadySent: Bool = false) {
         controller.setTempo(tempo)
-        engine.pointee.tempo.store(tempo)
-        writtenTempo = tempo
+        if alreadySent { tempoUnsent = false } else { send(tempo) }
     }
 
-    /// One round; returns when the controller next needs the time to move on
-    /// (nil: only new input can change anything).
+    private func send(_ tempo: BPM) {
+        tempoUnsent = !engine.pointee.commands.push(.setTempo(tempo))
+    }
+
+    /// One round; returns when it next needs a round without new input (nil:
+    /// only new input can change anything): the controller's next step, a
+    /// status held back by `statusInterval`, or `glideInterval` while gliding.
     @discardableResult
     public func poll() -> ControlTime? {
-        let current = engine.pointee.tempo.load()
-        if current != writtenTempo {
-            controller.setTempo(current)
-            writtenTempo = current
-        }
-
+        if tempoUnsent { send(tempo) }
         batch.removeAll(keepingCapacity: true)
         for pop in inputs {
             while let event = pop() { batch.append((batch.count, event)) }
         }
+        lastPollInputs = batch.count
         // Two inputs may interleave: merge by time stamp, arrival order on ties.
         batch.sort { $0.event.microseconds != $1.event.microseconds
             ? $0.event.microseconds < $1.event.microseconds : $0.index < $1.index }
@@ -105,8 +118,9 @@ public final class ControlLoop<Clock: ControlClock>: @unchecked Sendable {
             route(event.message, at: time)
         }
         apply(controller.advance(to: now))
-        reportStatus(at: now)
-        return controller.nextDeadline
+        let statusDue = reportStatus(at: now)
+        let glide = controller.isGliding ? now + glideInterval : nil
+        return ControlTime.earliest(ControlTime.earliest(controller.nextDeadline, statusDue), glide)
     }
 
     private func route(_ message: MIDIMessage, at time: ControlTime) {
@@ -131,8 +145,7 @@ public final class ControlLoop<Clock: ControlClock>: @unchecked Sendable {
         for timed in effects {
             switch timed.effect {
             case .tempo(let tempo):
-                engine.pointee.tempo.store(tempo)
-                writtenTempo = tempo
+                send(tempo)
             case .cue(let sound):
                 engine.pointee.commands.push(.cue(sound))
                 report(.cue(sound))
@@ -146,41 +159,44 @@ public final class ControlLoop<Clock: ControlClock>: @unchecked Sendable {
         }
     }
 
-    private func reportStatus(at now: ControlTime) {
+    /// Reports a changed status, at most every `statusInterval`; returns when a
+    /// change held back is due.
+    private func reportStatus(at now: ControlTime) -> ControlTime? {
         let status = controller.status
-        guard status != reportedStatus else { return }
-        if let last = statusReportedAt, now - last < statusInterval { return }
+        guard status != reportedStatus else { return nil }
+        if let last = statusReportedAt, now - last < statusInterval { return last + statusInterval }
         reportedStatus = status
         statusReportedAt = now
         report(.status(status))
+        return nil
     }
 
     // MARK: - The application's control thread
 
-    /// Asks `run()` to return after its current round. Any thread.
+    /// Asks `run` to return after its current round. Any thread (post the
+    /// wake-up it sleeps on when calling from another).
     public func requestStop() {
         stopRequested.store(true, ordering: .releasing)
     }
-
-    /// Polls until `requestStop()`, sleeping until the next step deadline but
-    /// never longer than `pollInterval` (1 ms: the input rings have no wake-up).
-    /// Call on the control thread, with a `MonotonicClock`.
-    public func run() {
-        while !stopRequested.load(ordering: .acquiring) {
-            let deadline = poll()
-            let now = clock.now()
-            var wake = now + pollInterval
-            if let deadline, deadline < wake { wake = deadline }
-            ControlLoopSleep.until(wake)
-        }
-    }
 }
 
-enum ControlLoopSleep {
-    /// Sleeps until `time` on CLOCK_MONOTONIC (absolute, so a late wake-up does not add up).
-    static func until(_ time: ControlTime) {
-        guard time.microseconds > 0 else { return }
-        var spec = timespec(tv_sec: Int(time.microseconds / 1_000_000), tv_nsec: Int(time.microseconds % 1_000_000) * 1_000)
-        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &spec, nil) == EINTR {}
+extension ControlLoop where Clock == MonotonicClock {
+    /// Runs rounds until `requestStop()`. `round` is the control thread's work
+    /// (it polls this loop, itself or through a session, and whatever else the
+    /// thread owns: keys, display, the JACK supervisor) and returns the earliest
+    /// time it next needs to run by itself; between rounds the thread sleeps on
+    /// `wakeup` until then, or until an input posts it. Nothing wakes it on a
+    /// fixed tick: idle, with nothing due, it sleeps until input arrives.
+    public func run(wakeup: ControlWakeup, round: () -> ControlTime?) {
+        while !stopRequested.load(ordering: .acquiring) {
+            let next = round()
+            guard !stopRequested.load(ordering: .acquiring) else { return }
+            wakeup.wait(until: next)
+        }
+    }
+
+    /// Rounds of `poll()` alone.
+    public func run(wakeup: ControlWakeup) {
+        run(wakeup: wakeup) { poll() }
     }
 }

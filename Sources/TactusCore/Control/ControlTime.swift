@@ -34,6 +34,13 @@ public struct ControlTime: Hashable, Comparable, Sendable, BitwiseCopyable, Cust
 
     public static func < (a: ControlTime, b: ControlTime) -> Bool { a.microseconds < b.microseconds }
 
+    /// The earlier of two optional deadlines (nil: none).
+    public static func earliest(_ a: ControlTime?, _ b: ControlTime?) -> ControlTime? {
+        guard let a else { return b }
+        guard let b else { return a }
+        return min(a, b)
+    }
+
     /// Seconds with six decimals: "0.320000 s".
     public var description: String {
         let sign = microseconds < 0 ? "-" : ""

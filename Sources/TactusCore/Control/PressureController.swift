@@ -22,13 +22,14 @@
 /// moment", and a Note Off at a step time leaves no step after it.
 public struct PressureController: Sendable {
     public private(set) var configuration: PressureConfiguration
-    /// The tempo the controller steers, as last written.
-    public private(set) var tempo: BPM
+    /// The tempo the controller steers: the control thread's one copy of the
+    /// tempo (`ControlLoop.tempo` reads it; the engine hears it as `.setTempo`).
+    public var tempo: BPM { BPM(exactTempo) }
     /// The control clock's reading the controller has reached.
     public private(set) var now: ControlTime
 
-    /// Continuous mode moves the tempo by fractions smaller than 0.01 BPM per
-    /// update; this keeps them, `tempo` is this rounded.
+    /// The tempo with the fractions below 0.01 BPM that continuous mode moves it
+    /// by per update; `tempo` is this rounded, never stored apart.
     private var exactTempo: Double
     private var timing: Timing
     private var hold: TempoHold?
@@ -38,7 +39,6 @@ public struct PressureController: Sendable {
 
     public init(configuration: PressureConfiguration = PressureConfiguration(), tempo: BPM, at time: ControlTime = .zero) {
         self.configuration = configuration
-        self.tempo = tempo
         exactTempo = tempo.value
         now = time
         timing = Timing(configuration)
@@ -80,7 +80,6 @@ public struct PressureController: Sendable {
     /// The tempo was changed by something else (a preset, the terminal keys): a
     /// hold in progress goes on from there.
     public mutating func setTempo(_ tempo: BPM) {
-        self.tempo = tempo
         exactTempo = tempo.value
     }
 
@@ -318,10 +317,10 @@ public struct PressureController: Sendable {
         guard reading.level != .rest else { return }
         let rate = configuration.continuousRate(force: reading.force)
         let seconds = Double(time - from) / 1_000_000
+        let before = tempo
         exactTempo = min(max(exactTempo + hold.key.direction * rate * seconds, BPM.minimum.value), BPM.maximum.value)
-        let glided = BPM(exactTempo)
-        if glided != tempo {
-            tempo = glided
+        let glided = tempo
+        if glided != before {
             pending.append(TimedPressureEffect(.tempo(glided), at: time))
         }
     }
@@ -348,9 +347,9 @@ public struct PressureController: Sendable {
     }
 
     private mutating func write(_ tempo: BPM) {
+        let before = self.tempo
         exactTempo = tempo.value
-        guard tempo != self.tempo else { return }
-        self.tempo = tempo
+        guard tempo != before else { return }
         emit(.tempo(tempo))
     }
 

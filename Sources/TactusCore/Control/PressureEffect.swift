@@ -1,6 +1,6 @@
 /// What the pressure controller asks of the rest of Tactus. The controller only
-/// decides; the control loop carries the effects out (tempo into `TempoState`,
-/// cues into the engine's command ring, gestures to the application).
+/// decides; the control loop carries the effects out (tempo and cues as commands
+/// on the engine's ring, gestures to the application).
 public enum PressureEffect: Hashable, Sendable {
     /// The tempo to play from now on.
     case tempo(BPM)

@@ -3,10 +3,10 @@ extension Preset {
     ///
     /// The bar and tempo travel together in one `.changeBar` command, so they take
     /// effect on the same pulse (the next bar line or beat, where the engine
-    /// re-anchors its grid: no tick is lost or doubled); the tempo is stored in
-    /// `EngineControl.tempo` only after the command is pushed, because the engine
-    /// reads the tempo first and takes a new tempo seen without its command for
-    /// a plain tempo change at the next clock tick. The gains and `samples`, the
+    /// re-anchors its grid: no tick is lost or doubled); the control thread's
+    /// `ControlLoop` learns the tempo from the outcome (`setTempo(_:alreadySent:)`)
+    /// and sends no `.setTempo` of its own, which would take effect at the next
+    /// clock tick instead, ahead of the bar. The gains and `samples`, the
     /// preset's WAV files already read by the caller (reading files is not the
     /// engine's job), ride with the bar change and sound from its first click;
     /// clock options apply at once; the pressure settings are the caller's.
@@ -21,7 +21,6 @@ extension Preset {
         control.commands.push(.setClockOffset(frames: clock.offsetFrames(sampleRate: sampleRate)))
         control.commands.push(.setClockWhileStopped(clock.sendWhileStopped))
         control.commands.push(.setSongPositionEnabled(clock.sendSongPosition))
-        control.tempo.store(tempo)
         return true
     }
 

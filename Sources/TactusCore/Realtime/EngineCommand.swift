@@ -1,16 +1,18 @@
 /// What the control thread asks of the engine, through an `SPSCRing`: the one
-/// way anything reaches the render thread, tempo included, so commands take
-/// effect in the order they were given.
+/// way anything reaches the render thread, tempo included (`setTempo`; the
+/// control thread's `ControlLoop` is its only writer), so commands take effect
+/// in the order they were given.
 public enum EngineCommand: Sendable, BitwiseCopyable {
+    /// A new tempo, taken at the next MIDI clock tick, where the grid is
+    /// re-anchored (or at once while the grid stands still); with a bar change
+    /// waiting for its bar line, it rides on that change instead.
+    case setTempo(BPM)
     /// MIDI Start: play from bar 1 (0xFA before the first clock).
     case start
     /// MIDI Stop: silence, 0xFC, then Song Position Pointer of where it stopped.
     case stop
     /// MIDI Continue from the stored song position (SPP, then 0xFB).
     case `continue`
-    /// A new tempo from the next MIDI clock tick (with a bar change pending: from
-    /// its bar line), where the grid is re-anchored.
-    case setTempo(BPM)
     /// Move the song position to the start of `bar` (1-based).
     case locate(bar: Int32)
     /// New meter, accents, subdivision and optionally tempo, at a bar line or beat;
@@ -34,4 +36,16 @@ public enum EngineCommand: Sendable, BitwiseCopyable {
     case setSongPositionEnabled(Bool)
     /// Render from these sounds from now on; the old set comes back in `EngineControl.retiredSounds`.
     case replaceSounds(SoundSet)
+}
+
+extension EngineCommand {
+    /// The tempo the command carries to the engine (`.setTempo`, a bar change
+    /// with a tempo); nil for every other command.
+    public var tempo: BPM? {
+        switch self {
+        case .setTempo(let tempo): tempo
+        case .changeBar(_, let tempo, _, _, _): tempo
+        default: nil
+        }
+    }
 }

@@ -4,7 +4,9 @@ import Synchronization
 /// atomics written by the render thread only, read by anyone.
 public struct EngineStatus: ~Copyable, @unchecked Sendable {
     public let running = Atomic<Bool>(false)
-    /// The tempo the grid is at now (after any pending change took effect).
+    /// The tempo the grid is at now (after any pending change took effect): what
+    /// the engine plays, which may lag the control thread's `ControlLoop.tempo`
+    /// by a clock tick or, with a bar change pending, up to its bar line.
     public let tempoHundredths = Atomic<Int32>(0)
     /// Bar (1-based) and beat (1-based) of the last beat that sounded.
     public let bar = Atomic<Int>(0)
@@ -32,15 +34,14 @@ public struct EngineStatus: ~Copyable, @unchecked Sendable {
 /// Everything shared between the control thread and the render thread, kept
 /// together at one stable address (an `UnsafeMutablePointer` owned by the host).
 public struct EngineControl: ~Copyable, @unchecked Sendable {
-    public let tempo: TempoState
-    /// Control thread → render thread.
+    /// Control thread → render thread, tempo included (`.setTempo`); the engine's
+    /// first tempo is its `EngineConfiguration.tempo`.
     public let commands: SPSCRing<EngineCommand>
     /// Render thread → control thread: sound sets no longer used, to be freed.
     public let retiredSounds: SPSCRing<SoundSet>
     public let status = EngineStatus()
 
-    public init(tempo: BPM, commandCapacity: Int = 256) {
-        self.tempo = TempoState(tempo)
+    public init(commandCapacity: Int = 256) {
         commands = SPSCRing(capacity: commandCapacity)
         retiredSounds = SPSCRing(capacity: 8)
     }

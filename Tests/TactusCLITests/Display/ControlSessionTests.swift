@@ -19,8 +19,9 @@ final class SessionHarness {
     ], user: [])
 
     init(tempo: Double = 120, presets: Bool = false) {
+        startTempo = BPM(tempo)
         engine = .allocate(capacity: 1)
-        engine.initialize(to: EngineControl(tempo: BPM(tempo)))
+        engine.initialize(to: EngineControl())
         input = .allocate(capacity: 1)
         input.initialize(to: SPSCRing(capacity: 64))
         var switcher: PresetSwitcher?
@@ -34,7 +35,7 @@ final class SessionHarness {
             switcher?.started(with: SessionHarness.library.entries[0])
         }
         let ring = input
-        session = ControlSession(configuration: PressureConfiguration(), engine: engine, inputs: [{ ring.pointee.pop() }],
+        session = ControlSession(configuration: PressureConfiguration(), tempo: BPM(tempo), engine: engine, inputs: [{ ring.pointee.pop() }],
                                  clock: clock, bar: BarSettings(), presets: switcher)
         session.saveLastTempo = { [unowned self] in self.saved.append($0) }
     }
@@ -59,12 +60,26 @@ final class SessionHarness {
         session.poll()
     }
 
-    var tempo: BPM { engine.pointee.tempo.load() }
+    /// Every command the session pushed, in order (the ring drained into it).
+    private var sent: [EngineCommand] = []
+    private var read = 0
+    private let startTempo: BPM
 
+    private func drain() {
+        while let c = engine.pointee.commands.pop() { sent.append(c) }
+    }
+
+    /// The tempo the engine was sent last (the tempo travels only as a command), the start tempo before any.
+    var tempo: BPM {
+        drain()
+        return sent.last { $0.tempo != nil }?.tempo ?? startTempo
+    }
+
+    /// The commands pushed since the last call.
     func commands() -> [EngineCommand] {
-        var out: [EngineCommand] = []
-        while let c = engine.pointee.commands.pop() { out.append(c) }
-        return out
+        drain()
+        defer { read = sent.count }
+        return Array(sent[read...])
     }
 }
 

@@ -107,8 +107,8 @@ struct MalformedPresetTests {
         guard case .refused(let error) = outcome else { Issue.record("not refused: \(outcome)"); return }
         #expect(error.issues.map(\.path) == [c.path])
         #expect(switcher.current?.preset == playing)
+        // Nothing pushed: the tempo too travels only as a command (and the status below plays 120).
         #expect(harness.control.pointee.commands.count == 0)
-        #expect(harness.control.pointee.tempo.load() == BPM(120))
         harness.render(until: 96_000 * 2)
         #expect(harness.control.pointee.status.barChanges.load(ordering: .relaxed) == 0)
         #expect(harness.control.pointee.status.tempoHundredths.load(ordering: .relaxed) == 12_000)

@@ -17,7 +17,7 @@ struct PresetSwitchingTests {
         h.render(until: 40_192)
         let pushed = seven.apply(to: h.control.pointee, sampleRate: 48_000, at: .nextBar)
         #expect(pushed)
-        #expect(h.control.pointee.tempo.load() == BPM(133))
+        #expect(h.control.pointee.commands.peek()?.tempo == BPM(133), "the tempo rides on the bar change")
         let end: Int64 = 96_000 + 2 * 151_579 + 10_000
         h.render(until: end)
 
@@ -139,9 +139,9 @@ struct PresetSwitchingTests {
 
         let byName = switcher.select(named: "seven", control: h.control.pointee)
         #expect(byName == .switched(library.entries[1]))
-        // changeBar (with the gains), clock offset, clock while stopped, song position; then the tempo.
+        // changeBar (with the gains and the tempo), clock offset, clock while stopped, song position.
         #expect(h.control.pointee.commands.count == 4)
-        #expect(h.control.pointee.tempo.load() == BPM(133))
+        #expect(h.control.pointee.commands.peek()?.tempo == BPM(133))
 
         let byPath = switcher.load(path: sevenFile, control: h.control.pointee)
         #expect(byPath == .switched(library.entries[1]))
