@@ -4,6 +4,7 @@ import TactusCore
 public enum Tactus {
     /// Returns the exit status.
     public static func main(_ words: [String]) -> Int32 {
+        if let status = SaveLoop.runIfRequested() { return status }
         var options: Options
         do {
             options = try OptionParser.parse(words)

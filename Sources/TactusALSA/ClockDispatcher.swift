@@ -1,0 +1,70 @@
+import TactusCore
+
+/// The clock thread's decisions, apart from the sequencer so they can be tested
+/// without one: when an event from the clock ring is due on the ALSA queue,
+/// whether it goes out now, late, or not at all.
+///
+/// Frames become monotonic times through one `FrameTimeFilter` fed the points
+/// the JACK cycle publishes, so a cycle whose times jack2 disturbed (after an
+/// xrun) mis-times nothing. While the filter holds a suspect point, events wait
+/// (at most `holdLimit`) for the next cycle to tell whether it was a stray point
+/// or a real discontinuity; either way they then leave on the right line.
+///
+/// The rules, which the tests state: an event is never dropped unless it is due
+/// more than `maximumLateness` ago; a late one is stamped with its own time,
+/// which the kernel, finding it past, delivers at once; stamps never decrease,
+/// so events keep the engine's order (the kernel keeps equal-time events in
+/// arrival order, seq_prioq.c); and the caller takes an event from the ring only
+/// once it was written or dropped, so none is sent twice.
+struct ClockDispatcher {
+    /// Events due longer ago than this (µs) are dropped, not sent: the engine's own
+    /// limit for late MIDI (a quarter second, `Engine.maximumLateness`). Named as the
+    /// core's coming `MaximumLateness` constant, which is to replace it.
+    static let maximumLateness = 250_000.0
+
+    /// The longest events wait for a suspect cycle to be confirmed or refuted (µs):
+    /// the filter needs `confirmations − 1` more cycles, 11 ms at 256 frames and
+    /// 43 ms at 1024 frames, 48 kHz.
+    static let holdLimit: Int64 = 100_000
+
+    enum Action: Equatable {
+        /// Not yet: the frame↔time mapping is unsettled (or unknown).
+        case hold
+        /// Due more than `maximumLateness` ago.
+        case drop
+        /// Write it stamped `queueMicroseconds`; `late` when that time has passed.
+        case schedule(queueMicroseconds: Int64, late: Bool)
+    }
+
+    let lookAhead: Double
+    private(set) var filter = FrameTimeFilter()
+    /// The stamp of the last event written (µs on the queue).
+    private(set) var lastScheduled: Int64 = 0
+    /// Monotonic µs at which the filter last became unsettled.
+    private var unsettledSince: Int64 = 0
+
+    init(lookAheadMicroseconds: Double) { lookAhead = lookAheadMicroseconds }
+
+    /// Feeds the latest published point (the same one again is ignored) at monotonic time `now`.
+    @discardableResult
+    mutating func observe(_ point: FrameClockReference.Point, now: Int64) -> FrameTimeFilter.Update {
+        let wasSettled = filter.isSettled
+        let update = filter.update(frame: point.frame, microseconds: Double(point.microseconds), microsecondsPerFrame: point.microsecondsPerFrame)
+        if wasSettled && !filter.isSettled { unsettledSince = now }
+        return update
+    }
+
+    /// What to do with an event at engine frame `frame`, at monotonic time `now`,
+    /// the queue's time 0 being monotonic `origin`.
+    func action(forFrame frame: Int64, now: Int64, origin: Double) -> Action {
+        guard let time = filter.microseconds(atFrame: frame) else { return .hold }
+        if !filter.isSettled && now - unsettledSince < Self.holdLimit { return .hold }
+        let due = time + lookAhead
+        if due < Double(now) - Self.maximumLateness { return .drop }
+        let stamp = max(Int64((due - origin).rounded()), lastScheduled, 0)
+        return .schedule(queueMicroseconds: stamp, late: Double(stamp) < Double(now) - origin)
+    }
+
+    /// The event stamped `queueMicroseconds` was written.
+    mutating func scheduled(_ queueMicroseconds: Int64) { lastScheduled = queueMicroseconds }
+}
