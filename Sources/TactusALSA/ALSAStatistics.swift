@@ -32,4 +32,12 @@ public final class ALSAStatistics: Sendable {
     public let inputOverruns = Atomic<Int>(0)
 
     public init() {}
+
+    /// The clock thread's account, one line, said when the clock stops: what a user
+    /// (or a test) needs to tell whether the ALSA clock lost or delayed anything.
+    public var clockSummary: String {
+        "ALSA clock: \(eventsScheduled.load(ordering: .relaxed)) events sent (\(lateEvents.load(ordering: .relaxed)) late), "
+            + "\(droppedEvents.load(ordering: .relaxed)) dropped, \(outputErrors.load(ordering: .relaxed)) lost to errors; "
+            + "\(suspectCycles.load(ordering: .relaxed)) disturbed JACK cycles held out, \(frameClockResets.load(ordering: .relaxed)) frame-clock resets"
+    }
 }

@@ -22,7 +22,9 @@ extension ALSASequencerTests {
         #expect(reception.receivedTypes.firstIndex(of: ClockReception.stop).map { $0 > lastTick } == true)
         #expect(reception.received.allSatisfy { $0.queueMicroseconds != nil })
         #expect(client.statistics.outputErrors.load(ordering: .relaxed) == 0)
-        #expect(log.lines.isEmpty)
+        #expect(client.statistics.droppedEvents.load(ordering: .relaxed) == 0)
+        // One line, the clock's account at its stop.
+        #expect(log.lines == [client.statistics.clockSummary])
 
         print("ALSA clock \(bpm) BPM: \(reception.ticksEmitted) ticks received of \(reception.ticksCounted) emitted; \(reception.summary); "
               + "look-ahead \(client.options.lookAheadMicroseconds / 1000) ms, smallest margin \(client.statistics.smallestMargin.load(ordering: .relaxed)) µs, "

@@ -28,19 +28,6 @@ struct FrameTimeFilterTests {
         }
     }
 
-    /// A small deterministic generator (SplitMix64), so a jittered run is the same every time.
-    struct Jitter {
-        var state: UInt64
-        mutating func next() -> Double {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            z ^= z >> 31
-            return Double(z >> 11) / Double(1 << 53)
-        }
-    }
-
     @Test func steadyCyclesMapEveryFrameExactly() {
         var filter = FrameTimeFilter()
         let origin = 1_000_000.0
@@ -58,12 +45,14 @@ struct FrameTimeFilterTests {
     /// mapping stays within a few tens of µs of the true line.
     @Test func wakeUpJitterOfAHundredMicrosecondsIsAveragedOut() {
         var filter = FrameTimeFilter()
-        var jitter = Jitter(state: 14)
+        // SplitMix64 (PressureInputRobustnessTests): the same jitter every run.
+        var jitter = SplitMix64(state: 14)
+        func uniform() -> Double { Double(jitter.next() >> 11) / Double(1 << 53) }
         var worst = 0.0, sumOfSquares = 0.0, count = 0.0
         for k: Int64 in 0...(10 * 48_000 / Self.period) {
             let f = k * Self.period
             let truth = Double(f) * Self.rate
-            filter.update(frame: f, microseconds: truth + (jitter.next() * 200 - 100), microsecondsPerFrame: Self.rate * (1 + (jitter.next() - 0.5) * 0.002))
+            filter.update(frame: f, microseconds: truth + (uniform() * 200 - 100), microsecondsPerFrame: Self.rate * (1 + (uniform() - 0.5) * 0.002))
             guard f >= 48_000 else { continue }
             let error = filter.microseconds(atFrame: f + Self.period)! - (truth + Double(Self.period) * Self.rate)
             worst = max(worst, abs(error))
