@@ -10,6 +10,10 @@ import TactusCore
 /// (at most `holdLimit`) for the next cycle to tell whether it was a stray point
 /// or a real discontinuity; either way they then leave on the right line.
 ///
+/// A source the filter cannot lock to (resets one after another: a server
+/// overloaded for good, as jackd on an emulated CPU) is taken as it comes: each event mapped by the latest cycle's
+/// own numbers, as JACK gives them, until the filter has held for a second.
+///
 /// The rules, which the tests state: an event is never dropped unless it is due
 /// more than `maximumLateness` ago; a late one is stamped with its own time,
 /// which the kernel, finding it past, delivers at once; stamps never decrease,
@@ -36,8 +40,15 @@ struct ClockDispatcher {
         case schedule(queueMicroseconds: Int64, late: Bool)
     }
 
+    /// How long the filter must go without a reset before it is trusted again (µs).
+    static let relockTime: Int64 = 1_000_000
+
     let lookAhead: Double
     private(set) var filter = FrameTimeFilter()
+    private var latest: FrameClockReference.Point?
+    /// Monotonic µs of the filter's last reset, and whether the one before it was within `relockTime`.
+    private var lastReset: Int64 = .min / 2
+    private var resetsInARow = false
     /// The stamp of the last event written (µs on the queue).
     private(set) var lastScheduled: Int64 = 0
     /// Monotonic µs at which the filter last became unsettled.
@@ -50,15 +61,28 @@ struct ClockDispatcher {
     mutating func observe(_ point: FrameClockReference.Point, now: Int64) -> FrameTimeFilter.Update {
         let wasSettled = filter.isSettled
         let update = filter.update(frame: point.frame, microseconds: Double(point.microseconds), microsecondsPerFrame: point.microsecondsPerFrame)
+        latest = point
         if wasSettled && !filter.isSettled { unsettledSince = now }
+        if update == .reset {
+            resetsInARow = now - lastReset < Self.relockTime
+            lastReset = now
+        }
         return update
+    }
+
+    /// True while the filter cannot lock: reset twice within `relockTime` and not
+    /// quiet for `relockTime` since (a source that never settles resets every
+    /// `maximumSuspect` cycles at the latest).
+    func isUnlocked(now: Int64) -> Bool {
+        resetsInARow && now - lastReset < Self.relockTime
     }
 
     /// What to do with an event at engine frame `frame`, at monotonic time `now`,
     /// the queue's time 0 being monotonic `origin`.
     func action(forFrame frame: Int64, now: Int64, origin: Double) -> Action {
-        guard let time = filter.microseconds(atFrame: frame) else { return .hold }
+        guard let filtered = filter.microseconds(atFrame: frame), let latest else { return .hold }
         if !filter.isSettled && now - unsettledSince < Self.holdLimit { return .hold }
+        let time = isUnlocked(now: now) ? latest.microseconds(atFrame: frame) : filtered
         let due = time + lookAhead
         if due < Double(now) - Self.maximumLateness { return .drop }
         let stamp = max(Int64((due - origin).rounded()), lastScheduled, 0)

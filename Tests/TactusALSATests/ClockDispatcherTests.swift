@@ -130,3 +130,27 @@ struct ClockDispatcherTests {
         #expect(d.action(forFrame: 0, now: 0, origin: Self.origin) == .hold)
     }
 }
+
+extension ClockDispatcherTests {
+    /// A server that never settles (two resets within a second): events are mapped by
+    /// the latest cycle's own numbers, as before the filter, until a second without a reset.
+    @Test func aSourceThatKeepsResettingIsTakenAsItComesUntilItHoldsForASecond() {
+        var d = Self.dispatcher()
+        var now = Int64(Self.time(100 * 256))
+        // Two jumps of 50 ms, each confirmed by three cycles: two resets 16 ms apart.
+        var frame: Int64 = 100 * 256
+        for jump in 1...2 {
+            for _ in 0..<3 {
+                frame += 256
+                now += 5_333
+                d.observe(Self.point(frame, off: Double(jump) * 50_000), now: now)
+            }
+        }
+        #expect(d.filter.resets == 2)
+        #expect(d.isUnlocked(now: now))
+        let raw = Self.point(frame, off: 100_000)
+        #expect(d.action(forFrame: frame + 100, now: now, origin: Self.origin)
+                == .schedule(queueMicroseconds: Int64((raw.microseconds(atFrame: frame + 100) + Self.lookAhead - Self.origin).rounded()), late: false))
+        #expect(!d.isUnlocked(now: now + ClockDispatcher.relockTime))
+    }
+}
