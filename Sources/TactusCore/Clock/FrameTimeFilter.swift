@@ -37,8 +37,10 @@ public struct FrameTimeFilter: Sendable, BitwiseCopyable {
         public var gateSpread: Double = 6
         /// Suspect points in a row, on one line, that make a reset.
         public var confirmations: Int = 3
-        /// A point's rate estimate this far (relative) from the loop's rate is a new
-        /// sample rate, not a drift: 44.1 against 48 kHz is 8.8 %, a crystal 0.01 %.
+        /// How closely (relative) a cycle's rate estimate must agree with the rate
+        /// a new line's points show to confirm a new sample rate, and how far the
+        /// first estimate may be from the first two points' rate: 44.1 against
+        /// 48 kHz is 8.8 %, a crystal's error 0.01 %.
         public var rateTolerance: Double = 0.02
         /// Suspect points in a row after which the filter resets to the latest one
         /// even though they agree on no line, so a source that changed for good and
@@ -79,6 +81,9 @@ public struct FrameTimeFilter: Sendable, BitwiseCopyable {
     private var candidateTime: Double = 0
     private var candidateRate: Double = 0
     private var lastFrame: Int64 = 0
+    /// The first point's rate estimate is all the filter has until the second point;
+    /// a server starting up may report one far off (jack2 under load: 50 %).
+    private var firstRateUnchecked = false
 
     /// Resets done since the start (the first point not counted).
     public private(set) var resets = 0
@@ -105,24 +110,37 @@ public struct FrameTimeFilter: Sendable, BitwiseCopyable {
     @discardableResult
     public mutating func update(frame f: Int64, microseconds t: Double, microsecondsPerFrame measuredRate: Double) -> Update {
         guard started else {
-            restart(frame: f, time: t, rate: measuredRate)
+            restart(frame: f, time: t, rate: measuredRate > 0 ? measuredRate : 0)
             started = true
+            firstRateUnchecked = true
             return .started
         }
         if f == lastFrame { return .ignored }
         // A frame counter that runs backwards is a new timeline (FrameTimeline maps a
         // new server onto the old one's end, so this is a fault or a reinit): start over.
         if f < lastFrame {
-            restart(frame: f, time: t, rate: measuredRate)
+            restart(frame: f, time: t, rate: measuredRate > 0 ? measuredRate : rate)
+            firstRateUnchecked = true
             resets += 1
             return .reset
         }
         lastFrame = f
         let elapsed = Double(f - frame)
         let error = t - (time + elapsed * rate)
-        let rateChanged = measuredRate > 0 && abs(measuredRate - rate) > settings.rateTolerance * rate
-        if abs(error) > gate || rateChanged {
-            return suspect(frame: f, time: t, measuredRate: measuredRate, error: error, rateChanged: rateChanged)
+        if firstRateUnchecked {
+            // The second point: the rate the first two points show wins over a first
+            // estimate that disagrees with it, so a bad one cannot hold the mapping.
+            firstRateUnchecked = false
+            let observed = (t - time) / elapsed
+            if observed > 0 && abs(observed - rate) > settings.rateTolerance * max(rate, observed) {
+                restart(frame: f, time: t, rate: observed)
+                return .tracked(error: error)
+            }
+        }
+        // A cycle's own rate estimate is no evidence alone (jack2's is off for a while
+        // after an xrun, and far off under load): only times make a point suspect.
+        if abs(error) > gate {
+            return suspect(frame: f, time: t, measuredRate: measuredRate, error: error)
         }
         suspectCount = 0
         // ω per update from the time the update spans: the loop's bandwidth holds for
@@ -138,32 +156,44 @@ public struct FrameTimeFilter: Sendable, BitwiseCopyable {
 
     /// A point off the line: remembered as the start of a candidate line, or
     /// checked against the candidate; a reset once enough agree.
-    private mutating func suspect(frame f: Int64, time t: Double, measuredRate: Double, error: Double, rateChanged: Bool) -> Update {
-        let newRate = rateChanged ? measuredRate : rate
-        if suspectCount > 0 {
-            let offCandidate = t - (candidateTime + Double(f - candidateFrame) * candidateRate)
-            if abs(offCandidate) > gate || (rateChanged && abs(measuredRate - candidateRate) > settings.rateTolerance * candidateRate) {
-                // Not the same line: this point starts a new candidate, unless the
-                // source has been off for too long to wait any more.
-                if suspectCount + 1 >= settings.maximumSuspect {
-                    restart(frame: f, time: t, rate: measuredRate > 0 ? measuredRate : rate)
-                    resets += 1
-                    return .reset
-                }
-                suspectCount += 1
-                candidateFrame = f; candidateTime = t; candidateRate = newRate
-                return .suspect(error: error)
-            }
-            suspectCount += 1
-            if suspectCount >= settings.confirmations {
-                restart(frame: f, time: t, rate: candidateRate)
+    private mutating func suspect(frame f: Int64, time t: Double, measuredRate: Double, error: Double) -> Update {
+        guard suspectCount > 0 else {
+            suspectCount = 1
+            candidateFrame = f; candidateTime = t; candidateRate = rate
+            return .suspect(error: error)
+        }
+        var offCandidate = t - (candidateTime + Double(f - candidateFrame) * candidateRate)
+        // Off the old rate too: a new sample rate, if the rate these points show is the
+        // one the cycle reports (a new line's rate is learnt from its own times, and the
+        // report only corroborates it).
+        let observed = (t - candidateTime) / Double(f - candidateFrame)
+        if abs(offCandidate) > gate && suspectCount == 1 && observed > 0 && measuredRate > 0
+            && abs(observed - measuredRate) <= settings.rateTolerance * measuredRate {
+            candidateRate = observed
+            offCandidate = 0
+        }
+        if abs(offCandidate) > gate {
+            // Not the same line: this point starts a new candidate, unless the
+            // source has been off for too long to wait any more.
+            if suspectCount + 1 >= settings.maximumSuspect {
+                restart(frame: f, time: t, rate: observed > 0 ? observed : rate)
                 resets += 1
                 return .reset
             }
+            suspectCount += 1
+            candidateFrame = f; candidateTime = t; candidateRate = rate
             return .suspect(error: error)
         }
-        suspectCount = 1
-        candidateFrame = f; candidateTime = t; candidateRate = newRate
+        suspectCount += 1
+        if suspectCount >= settings.confirmations {
+            // The new line's rate: what its points show, where the cycle's report agrees
+            // (a new sample rate a few ‰ from the old one stays inside the gate for
+            // several cycles), else the rate it was confirmed with.
+            let agrees = measuredRate > 0 && abs(observed - measuredRate) <= settings.rateTolerance * measuredRate
+            restart(frame: f, time: t, rate: agrees ? observed : candidateRate)
+            resets += 1
+            return .reset
+        }
         return .suspect(error: error)
     }
 
@@ -174,6 +204,7 @@ public struct FrameTimeFilter: Sendable, BitwiseCopyable {
         rate = r
         suspectCount = 0
         meanSquareError = 0
+        firstRateUnchecked = false
     }
 }
 

@@ -89,8 +89,9 @@ struct FrameTimeFilterTests {
                 == "suspect 6000")
         #expect(!filter.isSettled)
         #expect(filter.microseconds(atFrame: probe)! == before)
+        // Back on the line: the period estimate alone is no evidence of anything.
         #expect(Self.kind(filter.update(frame: 402 * Self.period, microseconds: line(402 * Self.period), microsecondsPerFrame: Self.rate * 0.8))
-                == "suspect 0")
+                == "tracked 0")
         _ = Self.feed(&filter, cycles: 403...500, time: line)
         #expect(filter.isSettled)
         #expect(filter.resets == 0)
@@ -156,6 +157,20 @@ struct FrameTimeFilterTests {
         #expect(filter.resets == 1)
         #expect(abs(filter.microsecondsPerFrame! - newRate) < 1e-9)
         #expect(abs(filter.microseconds(atFrame: 430 * Self.period)! - newLine(430 * Self.period)) < 1e-6)
+    }
+
+    /// jack2 under load reports a period 50 % long for seconds; the first two points'
+    /// own times set the rate, so the mapping is right from the second, and the reports
+    /// that go on disagreeing with the times move nothing.
+    @Test func aFirstRateEstimateFiftyPercentOffIsReplacedByWhatTheFirstTwoPointsShow() {
+        var filter = FrameTimeFilter()
+        let line = { (f: Int64) in 7_000.0 + Double(f) * Self.rate }
+        let updates = Self.feed(&filter, cycles: 0...300, rate: Self.rate * 1.5, time: line)
+        #expect(updates.map(Self.kind).first == "started")
+        #expect(updates.dropFirst(2).allSatisfy { Self.kind($0) == "tracked 0" })
+        #expect(filter.resets == 0)
+        #expect(abs(filter.microsecondsPerFrame! - Self.rate) < 1e-9)
+        #expect(abs(filter.microseconds(atFrame: 48_000)! - line(48_000)) < 1e-6)
     }
 
     @Test func theSamePointTwiceIsIgnored() {
