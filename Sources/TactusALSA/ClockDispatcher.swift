@@ -14,16 +14,22 @@ import TactusCore
 /// overloaded for good, as jackd on an emulated CPU) is taken as it comes: each event mapped by the latest cycle's
 /// own numbers, as JACK gives them, until the filter has held for a second.
 ///
-/// The rules, which the tests state: an event is never dropped unless it is due
-/// more than `maximumLateness` ago; a late one is stamped with its own time,
+/// The rules, which the tests state: an event is never dropped unless it is
+/// older than `maximumLateness`; a late one is stamped with its own time,
 /// which the kernel, finding it past, delivers at once; stamps never decrease,
 /// so events keep the engine's order (the kernel keeps equal-time events in
 /// arrival order, seq_prioq.c); and the caller takes an event from the ring only
 /// once it was written or dropped, so none is sent twice.
 struct ClockDispatcher {
-    /// Events due longer ago than this (µs) are dropped, not sent: the engine's own
-    /// limit for late MIDI (a quarter second, `Engine.maximumLateness`). Named as the
-    /// core's coming `MaximumLateness` constant, which is to replace it.
+    /// Events older than this (µs) are dropped, not sent: the engine's own limit for
+    /// late MIDI (a quarter second, `Engine.maximumLateness`). Named as the core's
+    /// coming `MaximumLateness` constant, which is to replace it.
+    ///
+    /// "Older" is measured in the server's own time: how far the latest cycle's
+    /// frame is past the event's. The engine never emits a tick later than this
+    /// after its frame, so only an event that waited that long in the ring (this
+    /// thread stopped, or started long after the cycles) goes; a server whose
+    /// reported times lag its cycles (jack2 overloaded) makes ticks late, not lost.
     static let maximumLateness = 250_000.0
 
     /// The longest events wait for a suspect cycle to be confirmed or refuted (µs):
@@ -83,8 +89,9 @@ struct ClockDispatcher {
         guard let filtered = filter.microseconds(atFrame: frame), let latest else { return .hold }
         if !filter.isSettled && now - unsettledSince < Self.holdLimit { return .hold }
         let time = isUnlocked(now: now) ? latest.microseconds(atFrame: frame) : filtered
+        let age = Double(latest.frame - frame) * (filter.microsecondsPerFrame ?? latest.microsecondsPerFrame)
+        if age > Self.maximumLateness { return .drop }
         let due = time + lookAhead
-        if due < Double(now) - Self.maximumLateness { return .drop }
         let stamp = max(Int64((due - origin).rounded()), lastScheduled, 0)
         return .schedule(queueMicroseconds: stamp, late: Double(stamp) < Double(now) - origin)
     }

@@ -203,12 +203,15 @@ struct XrunSession {
                                 log: "tactus.log")
         let started = waitFor(15) { received += receiver.receiveAvailable(); return received.contains { $0.type == ClockReception.clock } }
         progress("tactus clock on ALSA: \(started)")
-        guard started else { throw TestFailure("no ALSA clock from tactus: \(text("tactus.log"))") }
+        guard started else {
+            stop(tactus)
+            throw TestFailure("no ALSA clock from tactus in 15 s (\(received.count) events): \(text("tactus.log"))")
+        }
         receive(for: 1.5)
         let staller = try launch(probe, ["stall", "-s", server, "--to", "tactus:control", "--every", "1", "--milliseconds", "\(stallMilliseconds)", "--count", "1"],
                                  log: "staller.log")
         var stallAt: Int64?
-        let stallDeadline = MonotonicClock.microseconds() + 10_000_000
+        let stallDeadline = MonotonicClock.microseconds() + 30_000_000
         while stallAt == nil && MonotonicClock.microseconds() < stallDeadline {
             receive(for: 0.02)
             stallAt = text("staller.log").split(separator: "\n").first { $0.hasPrefix("stall ") }.flatMap { Int64($0.split(separator: " ")[1]) }
