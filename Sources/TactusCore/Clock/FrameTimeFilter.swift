@@ -103,7 +103,13 @@ public struct FrameTimeFilter: Sendable, BitwiseCopyable {
     }
 
     /// The gate (µs) a point's error is held against.
-    public var gate: Double { max(settings.minimumGate, settings.gateSpread * meanSquareError.squareRoot()) }
+    public var gate: Double { gateSquared.squareRoot() }
+
+    /// The gate squared, so the cycle path needs no square root (a library call the
+    /// real-time check cannot see into).
+    private var gateSquared: Double {
+        max(settings.minimumGate * settings.minimumGate, settings.gateSpread * settings.gateSpread * meanSquareError)
+    }
 
     /// Takes one cycle's point: its first frame, its measured time (µs) and the
     /// measured µs per frame.
@@ -139,14 +145,14 @@ public struct FrameTimeFilter: Sendable, BitwiseCopyable {
         }
         // A cycle's own rate estimate is no evidence alone (jack2's is off for a while
         // after an xrun, and far off under load): only times make a point suspect.
-        if abs(error) > gate {
+        if error * error > gateSquared {
             return suspect(frame: f, time: t, measuredRate: measuredRate, error: error)
         }
         suspectCount = 0
         // ω per update from the time the update spans: the loop's bandwidth holds for
         // any period, and a skipped cycle is just a longer step.
         let omega = 2 * Double.pi * settings.bandwidth * elapsed * rate / 1_000_000
-        let b = 2.0.squareRoot() * omega, c = omega * omega
+        let b = 1.414_213_562_373_095_1 * omega, c = omega * omega   // √2·ω
         time += elapsed * rate + b * error
         rate += c * error / elapsed
         frame = f
@@ -167,12 +173,12 @@ public struct FrameTimeFilter: Sendable, BitwiseCopyable {
         // one the cycle reports (a new line's rate is learnt from its own times, and the
         // report only corroborates it).
         let observed = (t - candidateTime) / Double(f - candidateFrame)
-        if abs(offCandidate) > gate && suspectCount == 1 && observed > 0 && measuredRate > 0
+        if offCandidate * offCandidate > gateSquared && suspectCount == 1 && observed > 0 && measuredRate > 0
             && abs(observed - measuredRate) <= settings.rateTolerance * measuredRate {
             candidateRate = observed
             offCandidate = 0
         }
-        if abs(offCandidate) > gate {
+        if offCandidate * offCandidate > gateSquared {
             // Not the same line: this point starts a new candidate, unless the
             // source has been off for too long to wait any more.
             if suspectCount + 1 >= settings.maximumSuspect {
