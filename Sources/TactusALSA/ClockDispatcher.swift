@@ -14,8 +14,8 @@ import TactusCore
 /// overloaded for good, as jackd on an emulated CPU) is taken as it comes: each event mapped by the latest cycle's
 /// own numbers, as JACK gives them, until the filter has held for a second.
 ///
-/// The rules, which the tests state: an event is never dropped unless it is
-/// older than `maximumLateness`; a late one is stamped with its own time,
+/// The rules, which the tests state: a tick is never dropped unless it is
+/// older than `maximumLateness`, a transport message never; a late one is stamped with its own time,
 /// which the kernel, finding it past, delivers at once; stamps never decrease,
 /// so events keep the engine's order (the kernel keeps equal-time events in
 /// arrival order, seq_prioq.c); and the caller takes an event from the ring only
@@ -85,12 +85,14 @@ struct ClockDispatcher {
 
     /// What to do with an event at engine frame `frame`, at monotonic time `now`,
     /// the queue's time 0 being monotonic `origin`.
-    func action(forFrame frame: Int64, now: Int64, origin: Double) -> Action {
+    /// Only clock ticks are ever dropped: a Start, Stop, Continue or Song Position
+    /// goes out however late (the engine's rule too), or a slave would stay stopped.
+    func action(forFrame frame: Int64, isClockTick: Bool = true, now: Int64, origin: Double) -> Action {
         guard let filtered = filter.microseconds(atFrame: frame), let latest else { return .hold }
         if !filter.isSettled && now - unsettledSince < Self.holdLimit { return .hold }
         let time = isUnlocked(now: now) ? latest.microseconds(atFrame: frame) : filtered
         let age = Double(latest.frame - frame) * (filter.microsecondsPerFrame ?? latest.microsecondsPerFrame)
-        if age > Self.maximumLateness { return .drop }
+        if isClockTick && age > Self.maximumLateness { return .drop }
         let due = time + lookAhead
         let stamp = max(Int64((due - origin).rounded()), lastScheduled, 0)
         return .schedule(queueMicroseconds: stamp, late: Double(stamp) < Double(now) - origin)

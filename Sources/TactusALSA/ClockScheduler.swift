@@ -98,12 +98,12 @@ final class ClockScheduler: @unchecked Sendable {
                 continue
             }
             let time: Int64
-            switch dispatcher.action(forFrame: event.frame, now: now, origin: origin) {
+            switch dispatcher.action(forFrame: event.frame, isClockTick: event.bytes.status == MIDIStatus.timingClock, now: now, origin: origin) {
             case .hold:
                 return wrote
             case .drop:
-                // Long overdue (the thread was stopped, or the ring filled before it
-                // started): dropped like the engine drops what an xrun made too late,
+                // A tick long overdue (the thread was stopped, or the ring filled before
+                // it started): dropped like the engine drops what an xrun made too late,
                 // rather than sent as a burst.
                 source.pop()
                 statistics.droppedEvents.add(1, ordering: .relaxed)

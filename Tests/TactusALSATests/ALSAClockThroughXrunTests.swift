@@ -12,15 +12,18 @@ extension ALSASequencerTests {
     /// arrival, its JACK clock port recorded, and a client upstream of Tactus that
     /// stalls the graph once for 68 ms.
     ///
-    /// Asserted: the ALSA stream from Start to Stop is exactly the JACK stream (no
-    /// tick missing or doubled on the way), the JACK ticks fill their grid (each
-    /// once, on its frame or late at a cycle start), and from 0.5 s after the stall
-    /// the ALSA ticks follow their JACK frames: interval spread ≤ 0.15 ms and
-    /// lateness p95 ≤ 0.25 ms. Both against the line the settled ticks define
-    /// (stamp against frame, least squares): an interval's error is its length
-    /// less its frames' on that line; a tick's lateness its stamp past its frame's
-    /// time on it, offset by the median, so the kernel's constant delivery delay
-    /// counts as 0.
+    /// Asserted: the ALSA stream runs from Start to Stop with every event the clock
+    /// thread says it sent (`ALSA clock: N events sent …`, none dropped), stamps in
+    /// order; where the recorder saw every cycle, it is exactly the JACK stream (no
+    /// tick missing or doubled on the way) and the JACK ticks fill their grid (each
+    /// once, on its frame or late at a cycle start). Where the server kept real time
+    /// (no xrun but the forced one), from 0.5 s after the stall the ALSA ticks follow
+    /// their JACK frames: interval spread ≤ 0.15 ms and lateness p95 ≤ 0.25 ms. Both
+    /// against the line the settled ticks define (stamp against frame, least
+    /// squares): an interval's error is its length less its frames' on that line; a
+    /// tick's lateness its stamp past its frame's time on it, offset by the median,
+    /// so the kernel's constant delivery delay counts as 0. Under an emulated CPU on a
+    /// loaded host jackd xruns on its own: what is not judged is printed as such.
     @Test func theALSAClockLosesNoTickThroughAForcedXrunAndIsBackOnTimeHalfASecondAfter() throws {
         let run = try XrunSession.run(bpm: 133, stallMilliseconds: 68)
         let f = TimingStatistics.format
@@ -36,7 +39,7 @@ extension ALSASequencerTests {
         #expect(run.alsaTypes.first == ClockReception.start && run.alsaTypes.last == ClockReception.stop, "\(run.alsaTypes.prefix(3)) … \(run.alsaTypes.suffix(3))")
         #expect(run.alsaAccount?.sent == run.alsaTypes.count, "the receiver got every event the clock thread sent: \(run.alsaAccountLine)")
         #expect(run.alsaAccount?.dropped == 0, "\(run.alsaAccountLine)")
-        #expect(run.stampsInOrder)
+        #expect(run.stampsInOrder, "stamps went back by up to \(run.largestStepBack) µs")
         // Against the engine's stream on JACK, where the recorder saw every cycle (under
         // emulation it misses some: then the JACK side cannot be judged).
         if run.holes.isEmpty {
@@ -82,7 +85,11 @@ struct XrunSession {
     /// The clock thread's own account at its stop (`ALSAStatistics.clockSummary`).
     var alsaAccountLine = ""
     var alsaAccount: (sent: Int, dropped: Int)?
+    /// Stamps in arrival order, to the 160 µs of the stamp queue's HR timer period (the
+    /// kernel interpolates a queue's time between timer ticks, so two stamps a tick
+    /// apart can step back by less than one).
     var stampsInOrder = false
+    var largestStepBack: Int64 = 0
     /// The forced stall makes one or two xruns; more, or frames slower than real time, and
     /// the machine, not Tactus, decided the timing.
     var serverKeptTime: Bool { xruns <= 2 && abs(framesPerSecond / 48_000 - 1) < 0.001 }
@@ -201,11 +208,11 @@ struct XrunSession {
         let tactus = try launch(tactusPath, ["run", "--no-interactive", "-s", server, "-n", "tactus", "--bpm", "\(bpm)",
                                              "--connect-clock", "rec:midi_1", "--alsa-clock-to", "\(receiver.address.client):\(receiver.address.port)"],
                                 log: "tactus.log")
-        let started = waitFor(15) { received += receiver.receiveAvailable(); return received.contains { $0.type == ClockReception.clock } }
+        let started = waitFor(40) { received += receiver.receiveAvailable(); return received.contains { $0.type == ClockReception.clock } }
         progress("tactus clock on ALSA: \(started)")
         guard started else {
             stop(tactus)
-            throw TestFailure("no ALSA clock from tactus in 15 s (\(received.count) events): \(text("tactus.log"))")
+            throw TestFailure("no ALSA clock from tactus in 40 s (\(received.count) events): \(text("tactus.log"))")
         }
         receive(for: 1.5)
         let staller = try launch(probe, ["stall", "-s", server, "--to", "tactus:control", "--every", "1", "--milliseconds", "\(stallMilliseconds)", "--count", "1"],
@@ -255,7 +262,8 @@ struct XrunSession {
         let alsa = received.filter { [ClockReception.clock, ClockReception.start, ClockReception.stop, ClockReception.songPosition].contains($0.type) }
         session.alsaTypes = alsa.map(\.type)
         let stamps = alsa.compactMap(\.queueMicroseconds)
-        session.stampsInOrder = stamps.count == alsa.count && zip(stamps, stamps.dropFirst()).allSatisfy { $0 <= $1 }
+        session.largestStepBack = zip(stamps, stamps.dropFirst()).map { $0 - $1 }.max() ?? 0
+        session.stampsInOrder = stamps.count == alsa.count && session.largestStepBack <= 160
         session.jackTypes = jackEvents.map(\.type)
         let jackTickFrames = jackEvents.filter { $0.type == ClockReception.clock }.map(\.frame)
         let framesPerTick = 48_000 * 60 / bpm / 24
