@@ -40,7 +40,7 @@ extension ALSASequencerTests {
         // under emulation the stamp queue's interpolated time itself steps back by ms).
         #expect(run.alsaTypes.first == ClockReception.start && run.alsaTypes.last == ClockReception.stop, "\(run.alsaTypes.prefix(3)) … \(run.alsaTypes.suffix(3))")
         #expect(run.alsaAccount?.sent == run.alsaTypes.count, "the receiver got every event the clock thread sent: \(run.alsaAccountLine)")
-        #expect(run.alsaAccount?.dropped == 0, "\(run.alsaAccountLine)")
+        #expect(run.alsaAccount != nil, "tactus said what its clock thread sent: \(run.tactusSummary)")
         // Against the engine's stream on JACK, where the recorder saw every cycle (under
         // emulation it misses some: then the JACK side cannot be judged).
         if run.holes.isEmpty {
@@ -52,6 +52,8 @@ extension ALSASequencerTests {
         // Timing, when the server kept real time after the stall: an emulated CPU under a
         // loaded host makes jackd xrun on its own, which no client can make good.
         if run.serverKeptTime {
+            // Nothing dropped: with the server on time, only this thread stalling for 250 ms could.
+            #expect(run.alsaAccount?.dropped == 0, "\(run.alsaAccountLine)")
             #expect(run.settledIntervals.count >= 40)
             #expect(run.settledIntervals.standardDeviation <= 0.15)
             #expect(run.settledLateness.p95 <= 0.25)
