@@ -130,6 +130,7 @@ public final class ALSAClient: @unchecked Sendable {
         stopped = true
         scheduler?.stopRequested.store(true, ordering: .releasing)
         clockThread?.join()
+        if scheduler != nil { report(statistics.clockSummary) }
         reader?.stopRequested.store(true, ordering: .releasing)
         inputThread?.join()
         queue.stop()

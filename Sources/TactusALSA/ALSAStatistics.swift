@@ -14,6 +14,10 @@ public final class ALSAStatistics: Sendable {
     public let outputRetries = Atomic<Int>(0)
     /// Events not sent because they were due more than 250 ms ago.
     public let droppedEvents = Atomic<Int>(0)
+    /// JACK cycles whose frame↔time point the clock thread held out of its filter as
+    /// disturbed (after an xrun), and the discontinuities it reset the mapping for.
+    public let suspectCycles = Atomic<Int>(0)
+    public let frameClockResets = Atomic<Int>(0)
     /// Events lost to an error other than a full pool.
     public let outputErrors = Atomic<Int>(0)
     /// The last queue-clock correction, in microseconds (how far the queue had drifted).
@@ -28,4 +32,12 @@ public final class ALSAStatistics: Sendable {
     public let inputOverruns = Atomic<Int>(0)
 
     public init() {}
+
+    /// The clock thread's account, one line, said when the clock stops: what a user
+    /// (or a test) needs to tell whether the ALSA clock lost or delayed anything.
+    public var clockSummary: String {
+        "ALSA clock: \(eventsScheduled.load(ordering: .relaxed)) events sent (\(lateEvents.load(ordering: .relaxed)) late), "
+            + "\(droppedEvents.load(ordering: .relaxed)) dropped, \(outputErrors.load(ordering: .relaxed)) lost to errors; "
+            + "\(suspectCycles.load(ordering: .relaxed)) disturbed JACK cycles held out, \(frameClockResets.load(ordering: .relaxed)) frame-clock resets"
+    }
 }

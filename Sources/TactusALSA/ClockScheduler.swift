@@ -9,12 +9,11 @@ import TactusCore
 /// time on the ALSA queue, and writes it stamped with that time plus a small
 /// look-ahead, so the kernel, not this thread, sends it on time.
 ///
-/// frame → monotonic µs by the `FrameClockReference` the JACK cycle publishes;
+/// frame → monotonic µs by the points the JACK cycle publishes
+/// (`FrameClockReference`), filtered (`ClockDispatcher`, `FrameTimeFilter`);
 /// monotonic µs → queue real time by `QueueClockCalibration`. The frames already
 /// include `--clock-offset` (the engine adds it to the clock stream), so no
-/// offset is applied here. Times are kept non-decreasing so events that share a
-/// frame (Stop, then Song Position) leave in the order the engine emitted them;
-/// the kernel keeps equal-time events in arrival order (seq_prioq.c).
+/// offset is applied here. What is sent, late or dropped is `ClockDispatcher`'s rule.
 final class ClockScheduler: @unchecked Sendable {
     private let sequencer: Sequencer
     private let queue: ClockQueue
@@ -33,7 +32,7 @@ final class ClockScheduler: @unchecked Sendable {
 
     // Clock thread only.
     private var calibration = QueueClockCalibration()
-    private var lastScheduled: Int64 = 0
+    private var dispatcher: ClockDispatcher
     private var reportedOutputError = false
     private var reportedCalibrationError = false
 
@@ -49,6 +48,7 @@ final class ClockScheduler: @unchecked Sendable {
         self.port = port
         self.source = source
         lookAhead = Double(lookAheadMicroseconds)
+        dispatcher = ClockDispatcher(lookAheadMicroseconds: Double(lookAheadMicroseconds))
         calibrationInterval = calibrationIntervalMicroseconds
         self.statistics = statistics
         self.report = report
@@ -86,24 +86,31 @@ final class ClockScheduler: @unchecked Sendable {
     /// Writes every event in the ring into alsa-lib's output buffer. True when
     /// something was written (to drain), false when nothing was.
     private func scheduleWaitingEvents(now: Int64) -> Bool {
+        // Every cycle's point feeds the filter, events or not (a stopped clock sends none).
+        observeLatestPoint(now: now)
         guard let origin = calibration.origin else { return false }
         var wrote = false
         while let event = source.peek() {
-            guard let point = source.frameClock() else { break }
+            // Again after the event: the cycle publishes its point before pushing its events.
+            guard observeLatestPoint(now: now) else { break }
             guard var alsaEvent = snd_seq_event_t.encoding(event.bytes) else {
                 source.pop()
                 continue
             }
-            let due = point.microseconds(atFrame: event.frame) + lookAhead
-            if due < Double(now - MaximumLateness.microseconds) {
-                // Long overdue (the thread was stopped, or the ring filled before it
-                // started): dropped like the engine drops what an xrun made too late,
+            let time: Int64
+            switch dispatcher.action(forFrame: event.frame, isClockTick: event.bytes.status == MIDIStatus.timingClock, now: now, origin: origin) {
+            case .hold:
+                return wrote
+            case .drop:
+                // A tick long overdue (the thread was stopped, or the ring filled before
+                // it started): dropped like the engine drops what an xrun made too late,
                 // rather than sent as a burst.
                 source.pop()
                 statistics.droppedEvents.add(1, ordering: .relaxed)
                 continue
+            case .schedule(let stamp, _):
+                time = stamp
             }
-            let time = max(Int64((due - origin).rounded()), lastScheduled, 0)
             tactus_seq_ev_set_source(&alsaEvent, Int32(port))
             tactus_seq_ev_set_subs(&alsaEvent)
             var stamp = snd_seq_real_time_t(tv_sec: UInt32(time / 1_000_000), tv_nsec: UInt32(time % 1_000_000) * 1000)
@@ -123,12 +130,22 @@ final class ClockScheduler: @unchecked Sendable {
             let margin = Int((Double(time) - (Double(now) - origin)).rounded())
             if margin < 0 { statistics.lateEvents.add(1, ordering: .relaxed) }
             if margin < statistics.smallestMargin.load(ordering: .relaxed) { statistics.smallestMargin.store(margin, ordering: .relaxed) }
-            lastScheduled = time
+            dispatcher.scheduled(time)
             recorder?.record(.init(frame: event.frame, queueMicroseconds: time, margin: Int64(margin)))
             wrote = true
             statistics.eventsScheduled.add(1, ordering: .relaxed)
         }
         return wrote
+    }
+
+    /// Feeds the JACK cycle's latest point to the filter; false before the first cycle.
+    @discardableResult
+    private func observeLatestPoint(now: Int64) -> Bool {
+        guard let point = source.frameClock() else { return false }
+        let resetsBefore = dispatcher.filter.resets
+        if case .suspect = dispatcher.observe(point, now: now) { statistics.suspectCycles.add(1, ordering: .relaxed) }
+        if dispatcher.filter.resets != resetsBefore { statistics.frameClockResets.add(1, ordering: .relaxed) }
+        return true
     }
 
     /// Hands alsa-lib's buffer to the kernel without blocking. True when empty.
@@ -175,7 +192,7 @@ final class ClockScheduler: @unchecked Sendable {
     private func waitForDelivery() {
         let deadline = MonotonicClock.microseconds() + Int64(lookAhead) + 500_000
         while MonotonicClock.microseconds() < deadline {
-            guard let now = try? queue.microseconds(), now < lastScheduled + 1_000 else { return }
+            guard let now = try? queue.microseconds(), now < dispatcher.lastScheduled + 1_000 else { return }
             MonotonicClock.sleep(microseconds: 1_000)
         }
     }

@@ -4,6 +4,7 @@ import TactusCore
 public enum Tactus {
     /// Returns the exit status.
     public static func main(_ words: [String]) -> Int32 {
+        if let status = SaveLoop.runIfRequested() { return status }
         if words.first == PortsGiven.option {
             print(PortsGiven.answer(Array(words.dropFirst())))
             return 0

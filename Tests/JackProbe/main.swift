@@ -21,7 +21,9 @@ usage: tactus-jack-probe MODE [options]
            [--pressure] [--no-rehearsal] [--first-time]   (ramp, preset switch, locate, meter change from 1 s)
   allocate [--name N] [-s SERVER] [--seconds S]   (a process callback that mallocs and locks)
   transport start|stop [-s SERVER]
-  stall    --to PORT [-s SERVER] [--every SECONDS] [--milliseconds MS]   (xruns on purpose)
+  cycles   --out FILE [-s SERVER] [--seconds S]   (jack_get_cycle_times of every cycle)
+  stall    --to PORT [-s SERVER] [--every SECONDS] [--milliseconds MS] [--count N]
+           (xruns on purpose; prints `stall MONOTONIC_US DURATION_US` after each)
 """
 
 let arguments = CommandLine.arguments
@@ -34,5 +36,6 @@ case "metronome": exit(MetronomeHarness.main(&rest))
 case "allocate": exit(Allocator.main(&rest))
 case "transport": exit(Transport.main(&rest))
 case "stall": exit(Staller.main(&rest))
+case "cycles": exit(CycleTimes.main(&rest))
 default: fail(usage)
 }

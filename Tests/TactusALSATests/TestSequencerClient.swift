@@ -51,6 +51,19 @@ final class TestSequencerClient {
         }
     }
 
+    /// Has the kernel stamp every event delivered to our port with `queue`'s real
+    /// time, whoever made the subscription (a client that connects to us itself).
+    func stampArrivals(with queue: Int32) throws {
+        var info: OpaquePointer?
+        try SequencerError.check(snd_seq_port_info_malloc(&info), "snd_seq_port_info_malloc")
+        defer { snd_seq_port_info_free(info) }
+        try SequencerError.check(snd_seq_get_port_info(handle, Int32(port), info), "snd_seq_get_port_info")
+        snd_seq_port_info_set_timestamping(info, 1)
+        snd_seq_port_info_set_timestamp_real(info, 1)
+        snd_seq_port_info_set_timestamp_queue(info, queue)
+        try SequencerError.check(snd_seq_set_port_info(handle, Int32(port), info), "snd_seq_set_port_info")
+    }
+
     /// Removes the subscription `source` → `destination` (as `aconnect -d` does).
     func unsubscribe(from source: SequencerAddress, to destination: SequencerAddress) throws {
         try withSubscription(from: source, to: destination) { subscription in

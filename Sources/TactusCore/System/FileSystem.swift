@@ -42,12 +42,17 @@ public enum FileSystem {
         return bytes
     }
 
-    /// Replaces the file at `path` with `bytes`, creating its folders: written to a
-    /// temporary file beside it, then renamed over it. rename(2) is atomic within
-    /// one file system, so a reader sees the old file or the new one, never half
-    /// of it, even if Tactus is killed while writing.
+    /// Replaces the file at `path` with `bytes`, creating its folders: the one
+    /// atomic write of Tactus (the last tempo, `controller.json`). Written to a
+    /// temporary file beside it (the same file system), flushed to the disk with
+    /// fsync(2), then renamed over it: rename(2) replaces the name atomically, so a
+    /// reader, or Tactus after `kill -9`, finds the old file or the new one, never
+    /// an empty or half-written one. The fsync before the rename keeps a power cut
+    /// from leaving the new name on blocks never written (ext4 and XFS may commit
+    /// the rename first); the folder's fsync after it makes the rename itself durable.
     public static func replace(_ path: String, with bytes: [UInt8]) throws(FileError) {
-        if let folder = parent(of: path) { try createDirectories(folder) }
+        let folder = parent(of: path)
+        if let folder { try createDirectories(folder) }
         let temporary = path + ".tmp-\(getpid())"
         // Mode 0666 less the umask, as any editor would create it.
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o666)
@@ -64,12 +69,29 @@ public enum FileSystem {
             }
             written += n
         }
-        // close(2) is where a full disk or a network file system reports a failed write.
-        guard close(fd) == 0, rename(temporary, path) == 0 else {
-            let code = errno
+        // fsync and close(2) are where a full disk or a network file system reports a failed write.
+        let synced = fsync(fd) == 0
+        let code = errno
+        guard close(fd) == 0, synced else {
+            let failure = synced ? errno : code
             unlink(temporary)
-            throw FileError(path: path, problem: .system(code))
+            throw FileError(path: path, problem: .system(failure))
         }
+        guard rename(temporary, path) == 0 else {
+            let failure = errno
+            unlink(temporary)
+            throw FileError(path: path, problem: .system(failure))
+        }
+        syncDirectory(folder ?? ".")
+    }
+
+    /// fsync(2) of a folder, so a rename in it survives a power cut. Best effort: the
+    /// file is already replaced, and some file systems refuse a folder's fsync (EINVAL).
+    private static func syncDirectory(_ path: String) {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        _ = fsync(fd)
+        close(fd)
     }
 
     /// `mkdir -p`: creates the folder and its missing parents (mode 0777 less the umask).

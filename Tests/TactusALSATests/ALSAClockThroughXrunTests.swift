@@ -1,0 +1,346 @@
+import CALSA
+import Foundation
+import Glibc
+import Testing
+@testable import TactusALSA
+import TactusCore
+
+extension ALSASequencerTests {
+    /// A forced xrun on a real JACK server, the ALSA clock recorded: a private
+    /// `jackd -d dummy` (asynchronous, as musicians run it), the real `tactus`
+    /// with its ALSA clock connected to a receiver that the kernel stamps on
+    /// arrival, its JACK clock port recorded, and a client upstream of Tactus that
+    /// stalls the graph once for 68 ms.
+    ///
+    /// Asserted: the ALSA stream runs from Start to Stop with every event the clock
+    /// thread says it sent (`ALSA clock: N events sent …`, none dropped), stamps in
+    /// order; where the recorder saw every cycle, it is exactly the JACK stream (no
+    /// tick missing or doubled on the way) and the JACK ticks fill their grid (each
+    /// once, on its frame or late at a cycle start). Where the server kept real time
+    /// (no xrun but the forced one), from 0.5 s after the stall the ALSA ticks follow
+    /// their JACK frames: interval spread ≤ 0.15 ms and lateness p95 ≤ 0.25 ms. Both
+    /// against the line the settled ticks define (stamp against frame, least
+    /// squares): an interval's error is its length less its frames' on that line; a
+    /// tick's lateness its stamp past its frame's time on it, offset by the median,
+    /// so the kernel's constant delivery delay counts as 0. Under an emulated CPU on a
+    /// loaded host jackd xruns on its own: what is not judged is printed as such.
+    @Test func theALSAClockLosesNoTickThroughAForcedXrunAndIsBackOnTimeHalfASecondAfter() throws {
+        let run = try XrunSession.run(bpm: 133, stallMilliseconds: 68)
+        let f = TimingStatistics.format
+        print("ALSA clock through a 68 ms stall at 133 BPM: \(run.alsaTicks) ALSA ticks, \(run.jackTicks) JACK ticks, "
+              + "JACK grid: \(run.grid); from 0.5 s after the stall (\(run.settledIntervals.count) intervals): "
+              + "interval spread \(f(run.settledIntervals.standardDeviation)) ms (max |error| \(f(run.settledIntervalMaximum)) ms), "
+              + "lateness p50 \(f(run.settledLateness.p50)) p95 \(f(run.settledLateness.p95)) max \(f(run.settledLateness.maximum)) ms; "
+              + "from 0.1 s before the stall to 0.5 s after: interval spread \(f(run.stallIntervals.standardDeviation)) ms, max |error| \(f(run.stallIntervalMaximum)) ms; "
+              + "before it: spread \(f(run.beforeIntervals.standardDeviation)) ms; the server's frames ran at \(Int(run.framesPerSecond.rounded())) a second; "
+              + "\(run.xruns) xruns; arrival stamps stepped back by up to \(run.largestStepBack) µs; tactus: \(run.tactusSummary)")
+        #expect(run.stalls == 1, "the staller stalled once: \(run.stallerLog)")
+        // The ALSA stream, whole: Start, every tick the clock thread sent, Stop, in order
+        // (the order of the stamps is the clock thread's, proved in ClockDispatcherTests:
+        // under emulation the stamp queue's interpolated time itself steps back by ms).
+        #expect(run.alsaTypes.first == ClockReception.start && run.alsaTypes.last == ClockReception.stop, "\(run.alsaTypes.prefix(3)) … \(run.alsaTypes.suffix(3))")
+        #expect(run.alsaAccount?.sent == run.alsaTypes.count, "the receiver got every event the clock thread sent: \(run.alsaAccountLine)")
+        #expect(run.alsaAccount != nil, "tactus said what its clock thread sent: \(run.tactusSummary)")
+        // Against the engine's stream on JACK, where the recorder saw every cycle (under
+        // emulation it misses some: then the JACK side cannot be judged).
+        if run.holes.isEmpty {
+            #expect(run.alsaTypes == run.jackTypes, "ALSA \(run.alsaTicks) ticks, JACK \(run.jackTicks)")
+            #expect(run.grid.missing == 0 && run.grid.doubled == 0 && run.grid.off == 0, "\(run.grid)")
+        } else {
+            print("ALSA clock through a stall: the recorder missed \(run.holes.count) cycles; the JACK side is not judged")
+        }
+        // Timing, when the server kept real time after the stall: an emulated CPU under a
+        // loaded host makes jackd xrun on its own, which no client can make good.
+        if run.serverKeptTime {
+            // Nothing dropped: with the server on time, only this thread stalling for 250 ms could.
+            #expect(run.alsaAccount?.dropped == 0, "\(run.alsaAccountLine)")
+            #expect(run.settledIntervals.count >= 40)
+            #expect(run.settledIntervals.standardDeviation <= 0.15)
+            #expect(run.settledLateness.p95 <= 0.25)
+        } else {
+            print("ALSA clock through a stall: the server xrunned \(run.xruns) times (frames at \(Int(run.framesPerSecond.rounded())) a second); timing not judged")
+        }
+    }
+}
+
+/// One run of the xrun session and what it measured.
+struct XrunSession {
+    var alsaTypes: [UInt32] = []
+    var jackTypes: [UInt32] = []
+    var alsaTicks: Int { alsaTypes.filter { $0 == ClockReception.clock }.count }
+    var jackTicks: Int { jackTypes.filter { $0 == ClockReception.clock }.count }
+    var grid = TickGrid()
+    var holes: [String] = []
+    var stalls = 0
+    var stallerLog = ""
+    var tactusSummary = ""
+    var beforeIntervals = TimingStatistics([])
+    var stallIntervals = TimingStatistics([])
+    var stallIntervalMaximum = 0.0
+    var settledIntervals = TimingStatistics([])
+    var settledIntervalMaximum = 0.0
+    var settledLateness = TimingStatistics([])
+    /// The JACK frames' rate against the stamps after the stall (48 000 when the
+    /// emulated dummy driver keeps real time).
+    var framesPerSecond = 0.0
+    /// Xruns tactus reported over the session (its last `xruns N` line).
+    var xruns = 0
+    /// The clock thread's own account at its stop (`ALSAStatistics.clockSummary`).
+    var alsaAccountLine = ""
+    var alsaAccount: (sent: Int, dropped: Int)?
+    /// The largest step back between consecutive arrival stamps (µs), printed.
+    var largestStepBack: Int64 = 0
+    /// The forced stall makes one or two xruns; more, or frames slower than real time, and
+    /// the machine, not Tactus, decided the timing.
+    var serverKeptTime: Bool { xruns <= 2 && abs(framesPerSecond / 48_000 - 1) < 0.001 }
+
+    /// How the JACK ticks sit on the grid anchored at the first: `late` ones came at a
+    /// cycle start after their frame (a skipped cycle); `missing`/`doubled` count grid
+    /// slots with no tick or two; `off` ticks are neither on the grid nor late at a cycle start.
+    struct TickGrid: CustomStringConvertible {
+        var slots = 0, late = 0, missing = 0, doubled = 0, off = 0
+        var description: String { "\(slots) slots, \(late) late at a cycle start, \(missing) missing, \(doubled) doubled, \(off) off" }
+
+        init() {}
+
+        init(frames: [Int64], interval: Double, period: Int64) {
+            guard let first = frames.first, let last = frames.last else { return }
+            slots = Int((Double(last - first) / interval).rounded()) + 1
+            var slotOf: [Int] = []
+            for (i, f) in frames.enumerated() {
+                let exact = Double(f - first) / interval
+                let nearest = exact.rounded()
+                if abs(exact - nearest) * interval <= 0.5 {
+                    slotOf.append(Int(nearest))
+                } else if f % period == 0 {
+                    // Late at a cycle start: the slot is the earliest not yet taken.
+                    late += 1
+                    slotOf.append((slotOf.last ?? -1) + 1)
+                    if Double(slotOf[i]) > exact { off += 1 }
+                } else {
+                    off += 1
+                    slotOf.append(Int(nearest))
+                }
+            }
+            for (a, b) in zip(slotOf, slotOf.dropFirst()) {
+                if b == a { doubled += 1 } else if b > a + 1 { missing += b - a - 1 }
+            }
+        }
+    }
+
+    static var products: String {
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: exe).deletingLastPathComponent().path
+    }
+
+    static let period = 1024
+
+    /// Where the session is, on standard error (a run in the emulated VM is slow).
+    static func progress(_ line: String) {
+        let text = "xrun session: \(line)\n"
+        _ = text.withCString { write(2, $0, strlen($0)) }
+    }
+
+    static func run(bpm: Double, stallMilliseconds: Int) throws -> XrunSession {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tactus-xrun-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let server = "tactus-xrun-\(getpid())"
+        // TACTUS_XRUN_TACTUS: another build of tactus to measure (e.g. the one before a change).
+        let tactusPath = ProcessInfo.processInfo.environment["TACTUS_XRUN_TACTUS"] ?? products + "/tactus"
+        let probe = products + "/tactus-jack-probe"
+        let environment = ["JACK_NO_AUDIO_RESERVATION": "1", "XDG_STATE_HOME": folder + "/state", "XDG_CONFIG_HOME": folder + "/config"]
+
+        // The receiver, stamped on arrival by a queue of its own on the HR timer.
+        let stampClient = try Sequencer(name: "xrun stamps")
+        let stampQueue = try ClockQueue(sequencer: stampClient, name: "xrun stamps", resolutionHz: 6250)
+        try stampQueue.start()
+        let receiver = try TestSequencerClient(name: "xrun receiver", inputPool: 4000)
+        try receiver.stampArrivals(with: stampQueue.id)
+        var calibration = QueueClockCalibration()
+        calibration.update(with: (0..<5).compactMap { _ in
+            let before = MonotonicClock.microseconds()
+            guard let q = try? stampQueue.microseconds() else { return nil }
+            return QueueClockCalibration.Reading(before: before, queue: q, after: MonotonicClock.microseconds())
+        })
+
+        var processes: [ChildProcess] = []
+        defer { for p in processes.reversed() { p.kill() } }
+        var spawnEnvironment = ProcessInfo.processInfo.environment
+        for (k, v) in environment { spawnEnvironment[k] = v }
+        func launch(_ path: String, _ arguments: [String], log: String) throws -> ChildProcess {
+            let p = try ChildProcess(path, arguments, environment: spawnEnvironment, output: folder + "/" + log)
+            processes.append(p)
+            return p
+        }
+        func text(_ log: String) -> String { (try? String(contentsOfFile: folder + "/" + log, encoding: .utf8)) ?? "" }
+        func waitFor(_ seconds: Double, _ condition: () -> Bool) -> Bool {
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline { if condition() { return true }; Thread.sleep(forTimeInterval: 0.02) }
+            return condition()
+        }
+        func stop(_ p: ChildProcess) {
+            p.terminate()
+            if !waitFor(10, { !p.isRunning }) { p.kill() }
+        }
+
+        let jackd = try launch("/usr/bin/jackd", ["-n", server, "-d", "dummy", "-r", "48000", "-p", "\(period)"], log: "jackd.log")
+        progress("jackd \(server) started")
+        let ready = folder + "/rec.ready"
+        let recording = folder + "/rec.txt"
+        var recorder: ChildProcess?
+        // jackd takes a while to come up under emulation: retry the recorder until it connects.
+        for _ in 0..<10 where recorder == nil {
+            Thread.sleep(forTimeInterval: 0.5)
+            let p = try launch(probe, ["record", "-s", server, "--name", "rec", "--out", recording, "--ready", ready, "--audio-ports", "1", "--midi-ports", "1"], log: "rec.log")
+            if waitFor(5, { FileManager.default.fileExists(atPath: ready) || !p.isRunning }), p.isRunning { recorder = p } else { p.kill() }
+        }
+        progress("recorder: \(recorder != nil)")
+        guard let recorder else { throw TestFailure("no recorder on \(server): \(text("jackd.log")) \(text("rec.log"))") }
+
+        var received: [TestSequencerClient.Received] = []
+        func receive(for seconds: Double) {
+            let until = MonotonicClock.microseconds() + Int64(seconds * 1_000_000)
+            while MonotonicClock.microseconds() < until {
+                received += receiver.receiveAvailable()
+                MonotonicClock.sleep(microseconds: 2_000)
+            }
+        }
+        let tactus = try launch(tactusPath, ["run", "--no-interactive", "-s", server, "-n", "tactus", "--bpm", "\(bpm)",
+                                             "--connect-clock", "rec:midi_1", "--alsa-clock-to", "\(receiver.address.client):\(receiver.address.port)"],
+                                log: "tactus.log")
+        let started = waitFor(40) { received += receiver.receiveAvailable(); return received.contains { $0.type == ClockReception.clock } }
+        progress("tactus clock on ALSA: \(started)")
+        guard started else {
+            stop(tactus)
+            throw TestFailure("no ALSA clock from tactus in 40 s (\(received.count) events): \(text("tactus.log"))")
+        }
+        receive(for: 1.5)
+        let staller = try launch(probe, ["stall", "-s", server, "--to", "tactus:control", "--every", "1", "--milliseconds", "\(stallMilliseconds)", "--count", "1"],
+                                 log: "staller.log")
+        var stallAt: Int64?
+        let stallDeadline = MonotonicClock.microseconds() + 30_000_000
+        while stallAt == nil && MonotonicClock.microseconds() < stallDeadline {
+            receive(for: 0.02)
+            stallAt = text("staller.log").split(separator: "\n").first { $0.hasPrefix("stall ") }.flatMap { Int64($0.split(separator: " ")[1]) }
+        }
+        progress("stall at \(stallAt.map(String.init) ?? "none")")
+        receive(for: 2.5)
+        stop(tactus)
+        receive(for: 0.5)
+        stop(staller)
+        stop(recorder)
+        stop(jackd)
+        received += receiver.receiveAvailable()
+        progress("stopped; \(received.count) events received")
+
+        var session = XrunSession()
+        session.stallerLog = text("staller.log")
+        session.stalls = session.stallerLog.split(separator: "\n").filter { $0.hasPrefix("stall ") }.count
+        let tactusLines = text("tactus.log").split(separator: "\n")
+        session.tactusSummary = tactusLines.filter { $0.contains("ALSA") }.joined(separator: " | ")
+        session.xruns = tactusLines.compactMap { line in line.firstMatch(of: /xruns (\d+)/).flatMap { Int($0.1) } }.last ?? 0
+        if let account = tactusLines.last(where: { $0.contains("ALSA clock: ") }),
+           let match = account.firstMatch(of: /ALSA clock: (\d+) events sent .*?, (\d+) dropped/) {
+            session.alsaAccountLine = String(account)
+            session.alsaAccount = (Int(match.1)!, Int(match.2)!)
+        }
+        guard let stallMonotonic = stallAt, let stallQueue = calibration.queueMicroseconds(atMonotonic: Double(stallMonotonic)) else {
+            throw TestFailure("the staller never stalled: \(session.stallerLog)")
+        }
+
+        // The JACK recording: `M port frame hex...` lines, `H from to` holes.
+        var jackEvents: [(frame: Int64, type: UInt32)] = []
+        for line in ((try? String(contentsOfFile: recording, encoding: .utf8)) ?? "").split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            if fields.first == "H" { session.holes.append(String(line)) }
+            guard fields.first == "M", fields.count >= 4, let frame = Int64(fields[2]), let status = UInt8(fields[3], radix: 16) else { continue }
+            let bytes = fields.dropFirst(3).compactMap { UInt8($0, radix: 16) }
+            guard status >= 0xF0 || bytes.count == 3 else { continue }
+            let midi = bytes.count == 3 ? MIDIBytes(bytes[0], bytes[1], bytes[2]) : bytes.count == 2 ? MIDIBytes(bytes[0], bytes[1]) : MIDIBytes(bytes[0])
+            jackEvents.append((frame, ClockReception.type(of: midi)))
+        }
+        let alsa = received.filter { [ClockReception.clock, ClockReception.start, ClockReception.stop, ClockReception.songPosition].contains($0.type) }
+        session.alsaTypes = alsa.map(\.type)
+        let stamps = alsa.compactMap(\.queueMicroseconds)
+        session.largestStepBack = zip(stamps, stamps.dropFirst()).map { $0 - $1 }.max() ?? 0
+        session.jackTypes = jackEvents.map(\.type)
+        let jackTickFrames = jackEvents.filter { $0.type == ClockReception.clock }.map(\.frame)
+        let framesPerTick = 48_000 * 60 / bpm / 24
+        session.grid = TickGrid(frames: jackTickFrames, interval: framesPerTick, period: Int64(period))
+
+        // Timing: ALSA tick i against JACK tick i, when the streams are the same.
+        let alsaStamps = alsa.filter { $0.type == ClockReception.clock }.compactMap(\.queueMicroseconds)
+        guard session.alsaTypes == session.jackTypes, alsaStamps.count == jackTickFrames.count else { return session }
+        // The frames' rate in stamp time, by least squares over the settled ticks: under
+        // emulation the dummy driver's frames may run slower than real time.
+        let settledIndices = alsaStamps.indices.dropFirst().filter { alsaStamps[$0 - 1] >= stallQueue + 500_000 }
+        guard settledIndices.count >= 2 else { return session }
+        let xs = settledIndices.map { Double(jackTickFrames[$0]) }, ys = settledIndices.map { Double(alsaStamps[$0]) }
+        let mx = xs.reduce(0, +) / Double(xs.count), my = ys.reduce(0, +) / Double(ys.count)
+        let microsecondsPerFrame = zip(xs, ys).reduce(0) { $0 + ($1.0 - mx) * ($1.1 - my) } / xs.reduce(0) { $0 + ($1 - mx) * ($1 - mx) }
+        session.framesPerSecond = 1_000_000 / microsecondsPerFrame
+        var before: [Double] = [], during: [Double] = [], settled: [Double] = []
+        for i in 1..<alsaStamps.count {
+            let error = (Double(alsaStamps[i] - alsaStamps[i - 1]) - Double(jackTickFrames[i] - jackTickFrames[i - 1]) * microsecondsPerFrame) / 1000
+            let at = alsaStamps[i - 1]
+            if at < stallQueue - 100_000 { before.append(error) }
+            else if at >= stallQueue + 500_000 { settled.append(error) }
+            else { during.append(error) }
+        }
+        session.beforeIntervals = TimingStatistics(before)
+        session.stallIntervals = TimingStatistics(during)
+        session.stallIntervalMaximum = during.map(abs).max() ?? 0
+        session.settledIntervals = TimingStatistics(settled)
+        session.settledIntervalMaximum = settled.map(abs).max() ?? 0
+        let offsets = zip(xs, ys).map { $1 - $0 * microsecondsPerFrame }
+        let median = offsets.sorted()[offsets.count / 2]
+        session.settledLateness = TimingStatistics(offsets.map { ($0 - median) / 1000 })
+        return session
+    }
+}
+
+/// A child process by posix_spawn and waitpid: Foundation's `Process` cannot
+/// watch its children in the VM (it needs a socket pair the guest refuses), so its
+/// `isRunning` never turns false there.
+final class ChildProcess {
+    let pid: pid_t
+    private var exited = false
+
+    init(_ path: String, _ arguments: [String], environment: [String: String], output: String) throws {
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for p in argv + envp { free(p) } }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, path, &actions, nil, argv, envp)
+        guard result == 0 else { throw TestFailure("cannot start \(path): \(String(cString: strerror(result)))") }
+        self.pid = pid
+    }
+
+    var isRunning: Bool {
+        guard !exited else { return false }
+        var status: Int32 = 0
+        if waitpid(pid, &status, WNOHANG) == pid { exited = true }
+        return !exited
+    }
+
+    func terminate() { if isRunning { Glibc.kill(pid, SIGTERM) } }
+
+    /// SIGKILL and reap.
+    func kill() {
+        guard isRunning else { return }
+        Glibc.kill(pid, SIGKILL)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        exited = true
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
