@@ -2,7 +2,7 @@ import TactusCore
 
 /// The control thread of the run mode: the pressure controller's loop, the
 /// preset list, and the computer keyboard, all on one thread with one tempo
-/// writer (SPEC §2).
+/// writer (docs/DESIGN.md §2.3).
 ///
 /// MIDI from the controller reaches the `ControlLoop` through its input rings;
 /// keys from the terminal reach `perform(_:)` through the key reader's ring

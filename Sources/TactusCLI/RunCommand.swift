@@ -23,7 +23,7 @@ public enum RunCommand {
         let samplesInUse = SampleFilesInUse(options)
         let lastTempo = LastTempoStore(environment: environment)
         do {
-            // The last tempo (SPEC §4 rule 7) when neither --bpm nor a preset gives one.
+            // The last tempo (docs/DESIGN.md §5.7) when neither --bpm nor a preset gives one.
             var startTempo = tempo
             if startTempo == nil && options.tempo == nil {
                 do throws(OptionError) { startTempo = try lastTempo.load() } catch { printError(error.message) }

@@ -258,7 +258,6 @@ public final class JackMetronome {
         context.pointee.ports = ports
         bufferSize = client.bufferSize
         if firstTime {
-            if options.rehearse { Rehearsal.run(client: handle, ports: ports, sampleRate: rate, frames: client.bufferSize) }
             ProcessCycle.dryRun(context, frames: client.bufferSize)
             lockMemory()
         }
@@ -279,26 +278,15 @@ public final class JackMetronome {
         return Engine(configuration: configuration, sounds: options.sounds(sampleRate))
     }
 
-    /// A new sample rate: the grid's frames per pulse and every sound change, so
-    /// the engine is built again (sounds synthesised here, off the RT thread),
-    /// keeping the tempo; a running song continues from the bar it was in.
+    /// A new sample rate: the grid's frames per pulse and every sound change.
+    /// The engine goes on where it was (`Engine.changeSampleRate`): song, bar
+    /// and the position in the bar carry on from the frame where the last block
+    /// ended, with sounds synthesised (or the preset's samples read) here, off
+    /// the real-time thread; the old sets are freed here too.
     private func rebuildEngine(_ context: UnsafeMutablePointer<ProcessContext>, sampleRate: Int) throws(JackError) {
-        let old = context.pointee.engine.soundSet
-        // A pending preset switch's sounds: the new engine reads the preset's files afresh.
-        let unheard = context.pointee.engine.unheardSoundSets
-        let wasRunning = control.pointee.status.running.load(ordering: .relaxed)
-        let bar = control.pointee.status.bar.load(ordering: .relaxed)
-        // Everything changed while running (tempo, bar, gains, mute, offset) carries
-        // over, a tempo or bar change still pending included.
-        let configuration = context.pointee.engine.configuration(atSampleRate: sampleRate)
-        log("sample rate \(context.pointee.engine.sampleRate) → \(sampleRate) Hz: sounds re-synthesised, \(configuration.tempo) BPM kept")
-        context.pointee.engine = Engine(configuration: configuration, sounds: options.sounds(sampleRate))
-        old.deallocate()
-        for set in unheard { set.deallocate() }
-        if wasRunning {
-            control.pointee.commands.push(.locate(bar: Int32(max(1, bar))))
-            control.pointee.commands.push(.continue)
-        }
+        log("sample rate \(context.pointee.engine.sampleRate) → \(sampleRate) Hz: sounds re-synthesised, \(context.pointee.engine.configuration(atSampleRate: sampleRate).tempo) BPM and the song position kept")
+        context.pointee.engine.changeSampleRate(to: sampleRate, sounds: options.sounds(sampleRate),
+                                                continuingAt: context.pointee.endFrame) { $0.deallocate() }
     }
 
     /// The sample rate changed under a running client (jackd2 does this only on

@@ -29,9 +29,6 @@ public struct JackRunOptions: Sendable {
     public var clockStreamCapacity: Int?
     /// `mlockall` before activation (warns once when not permitted).
     public var lockMemory = true
-    /// The rehearsal before the first activation (`Rehearsal`); off only for the
-    /// real-time proof of paths taken for the first time after activation.
-    public var rehearse = true
 
     public init() {}
 

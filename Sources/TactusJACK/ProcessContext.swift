@@ -36,7 +36,7 @@ struct ProcessContext: ~Copyable {
     /// Whether this client's cycles sound yet (`SoundingGate`).
     let gate = SoundingGate()
     /// The control thread's `ControlWakeup`, posted in a cycle that received
-    /// control input (nil: nobody to wake, as in the rehearsal).
+    /// control input (nil: nobody to wake).
     let wakeup: UnsafeMutablePointer<sem_t>?
 
     init(engine: consuming Engine, control: UnsafeMutablePointer<EngineControl>, shared: UnsafeMutablePointer<JackShared>,

@@ -29,7 +29,6 @@ enum MetronomeHarness {
         let feedback = args.values("--connect-feedback")
         if !feedback.isEmpty { options.feedbackConnections = feedback }
         let pressure = args.flag("--pressure")
-        options.rehearse = !args.flag("--no-rehearsal")
         let firstTime = args.flag("--first-time")
         let sweep = args.value("--tempo-sweep").map(parseSweep)
         let tempoAt = args.values("--tempo-at").map(parseAt).sorted { $0.0 < $1.0 }
@@ -134,10 +133,11 @@ enum MetronomeHarness {
     }
 }
 
-/// `--first-time`: what the rehearsal does before activation, done instead for
-/// the first time on the running client (with `--no-rehearsal`, nothing warmed
-/// it): a tempo ramp, a preset switch with its own sounds, gains and tempo on
-/// the next bar line, a locate, and a meter change on the next beat.
+/// `--first-time`: every path of the engine taken for the first time on the
+/// running client (nothing warms the engine before activation but the one dry
+/// cycle): a tempo ramp, a preset switch with its own sounds, gains and tempo on
+/// the next bar line, a locate, a meter change on the next beat, then every
+/// other kind of `EngineCommand` once.
 struct FirstTimeStep {
     var microseconds: Int64
     var word: String
@@ -167,6 +167,22 @@ struct FirstTimeStep {
         })
         steps.append(FirstTimeStep(microseconds: 5_500_000, word: "meter 5/4") { m, _ in
             m.control.pointee.commands.push(.changeBar(BarSettings(meter: Meter(beatsPerBar: 5, beatUnit: 4)!), tempo: nil, at: .nextBeat))
+        })
+        // Every other kind of command, once each, while running and stopped.
+        let others: [(Int64, String, EngineCommand)] = [
+            (6_000_000, "feedback notes on", .setFeedbackNotes(.standard)), (6_100_000, "cue impact", .cue(.impact)),
+            (6_200_000, "mute", .setMuted(true)), (6_300_000, "unmute", .setMuted(false)),
+            (6_400_000, "gains", .setGains(SoundGains(accent: 0.8))), (6_500_000, "clock offset +480", .setClockOffset(frames: 480)),
+            (6_700_000, "clock offset -360", .setClockOffset(frames: -360)), (7_000_000, "stop", .stop),
+            (7_200_000, "clock while stopped", .setClockWhileStopped(true)), (7_400_000, "no song position", .setSongPositionEnabled(false)),
+            (7_600_000, "continue", .continue), (8_000_000, "locate 2 running", .locate(bar: 2)),
+        ]
+        for (t, word, command) in others {
+            steps.append(FirstTimeStep(microseconds: t, word: word) { m, _ in m.control.pointee.commands.push(command) })
+        }
+        steps.append(FirstTimeStep(microseconds: 8_200_000, word: "replace sounds") { m, _ in
+            let sounds = SoundSet.synthesized(sampleRate: m.sampleRate)
+            if !m.control.pointee.commands.push(.replaceSounds(sounds)) { sounds.deallocate() }
         })
         return steps
     }

@@ -18,7 +18,7 @@ usage: tactus-jack-probe MODE [options]
            [--script FILE] [--report FILE]
   metronome  [tactus JACK options] [--tempo-sweep MS:BPM,BPM..] [--tempo-at SEC:BPM]...
            [--transport-at SEC:start|stop|continue|locate=BAR]... [--clock-stream] [--events FILE]
-           [--pressure] [--no-rehearsal] [--first-time]   (ramp, preset switch, locate, meter change from 1 s)
+           [--pressure] [--first-time]   (ramp, preset switch, locate, meter change from 1 s)
   allocate [--name N] [-s SERVER] [--seconds S]   (a process callback that mallocs and locks)
   transport start|stop [-s SERVER]
   cycles   --out FILE [-s SERVER] [--seconds S]   (jack_get_cycle_times of every cycle)

@@ -8,24 +8,6 @@ import Testing
 /// articles or "the source app", which are not in the repository. And the parts
 /// of the core that the engine is made of do no I/O (docs/DESIGN.md §1.2).
 @Suite struct SourceRulesTests {
-    /// Files rewritten on other branches when this check was written, with the
-    /// bare citations they still held and the section each should cite:
-    ///
-    ///     Sources/TactusCore/Realtime/FeedbackNotes.swift:3   "the source app's haptics"  → docs/DESIGN.md §5.6
-    ///     Sources/TactusCore/Control/ControlLoop.swift:26     "SPEC §4 rule 10"           → docs/DESIGN.md §5.10
-    ///     Sources/TactusCLI/RunCommand.swift:23               "SPEC §4 rule 7"            → docs/DESIGN.md §5.7
-    ///     Sources/TactusCLI/ControlSession.swift:5            "SPEC §2"                   → docs/DESIGN.md §2.3
-    ///
-    /// Every other file is checked strictly. Once those citations are fixed, the
-    /// file must leave this list (`filesAwaitingTheMergeStillHaveBareCitations`
-    /// fails until it does), so the list only shrinks; empty, the check covers
-    /// every file of `Sources/`.
-    static let awaitingMerge: Set<String> = [
-        "Sources/TactusCore/Control/ControlLoop.swift",
-        "Sources/TactusCLI/RunCommand.swift",
-        "Sources/TactusCLI/ControlSession.swift",
-    ]
-
     static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
@@ -61,16 +43,10 @@ import Testing
     }
 
     @Test func noCommentCitesADocumentOutsideTheRepository() throws {
-        let checked = Self.files(under: "Sources").filter { !Self.awaitingMerge.contains($0) }
+        let checked = Self.files(under: "Sources")
         try #require(checked.count > 100, "found only \(checked.count) source files under \(Self.root.path)")
         let offenders = checked.flatMap(Self.bareCitations)
         #expect(offenders.isEmpty, "cite docs/DESIGN.md §N or the README instead:\n\(offenders.joined(separator: "\n"))")
-    }
-
-    @Test(arguments: SourceRulesTests.awaitingMerge.sorted())
-    func filesAwaitingTheMergeStillHaveBareCitations(_ path: String) {
-        #expect(!Self.bareCitations(in: path).isEmpty,
-                "\(path) cites no document outside the repository any more: remove it from SourceRulesTests.awaitingMerge")
     }
 
     /// Headings of DESIGN.md: `## §5 Pressure control`, `### §5.4 The hold delay …`.

@@ -97,34 +97,27 @@ extension JACKServerTests {
             log.split(separator: "\n").first { $0.hasPrefix(word + " ") }.flatMap { Int($0.split(separator: " ")[1]) }
         }
 
-        /// What the rehearsal warms up, done for the first time after activation
-        /// with no rehearsal at all: a tempo ramp across the 300 BPM rule, a preset
+        /// Every path of the engine, taken for the first time after activation
+        /// (nothing warms it but the one dry cycle): a tempo ramp across the 300 BPM rule, a preset
         /// switch with its own sounds, gains and tempo, a locate, a meter change,
         /// control input throughout. The engine's paths must not allocate or lock
         /// the first time they run (no lazily built generic metadata, no hidden
         /// buffers): 0 violations.
         @Test func pathsTakenForTheFirstTimeAfterActivationNeitherAllocateNorLock() throws {
             let run = try Self.underInterposer(name: "rtfirst", [
-                "--bpm", "120", "--subdivision", "sixteenths", "--no-rehearsal", "--first-time", "system:playback_1",
-            ], sending: 200, seconds: 6, settle: 1.5, environment: ["TACTUS_RTPROBE_TRACE": "1"])
+                "--bpm", "120", "--subdivision", "sixteenths", "--first-time", "system:playback_1",
+            ], sending: 200, seconds: 10, settle: 1.5, environment: ["TACTUS_RTPROBE_TRACE": "1"])
             let r = run.report, log = run.log
             // Everything happened, on the running client: 20 ramp steps, the switch, the locate, the meter.
-            #expect(log.split(separator: "\n").filter { $0.hasPrefix("first-time ") }.count == 23, "\(log)")
+            #expect(log.split(separator: "\n").filter { $0.hasPrefix("first-time ") }.count == 36, "\(log)")
             #expect(Self.figure("bar-changes", in: log) == 2, "\(log)")
             #expect(r.cycles >= 5_000)
             // Found by this run in the engine of ad2ee13 (debug build, backtraces with
-            // TACTUS_RTPROBE_TRACE=1): the Swift runtime builds the generic metadata of
-            // `EventQueue<TimedMIDIEvent>` at the first MIDI event (Engine.emitMIDI ←
-            // startSong, the first Start) and of `EventQueue<TimedClick>` at the first
-            // click (Engine.clickIfAny), taking its locks and allocating: 4 malloc, 4 free,
-            // 2 posix_memalign, 6 mutex lock/unlock pairs. The reshaped engine's concrete
-            // containers must make it 0 (issue 12, item 7); this known issue then fails as
-            // "not recorded": remove the wrapper with it.
-            withKnownIssue("the first Start and the first click build EventQueue's generic metadata on the real-time thread") {
-                #expect(r.violations == 0, "calls on the process thread, the first time (backtraces in the rtfirst log): \(r.counts)")
-            }
-            // Nothing else: only those two first-time paths, at most a few calls each.
-            #expect(r.violations <= 32, "\(r.counts)")
+            // TACTUS_RTPROBE_TRACE=1): the Swift runtime built the generic metadata of
+            // `EventQueue<TimedMIDIEvent>` at the first Start and of `EventQueue<TimedClick>`
+            // at the first click, on the real-time thread (4 malloc, 4 free, 2 posix_memalign,
+            // 6 mutex lock/unlock pairs). The engine's queues are concrete now (EventQueue.swift).
+            #expect(r.violations == 0, "calls on the process thread, the first time (backtraces in the rtfirst log): \(r.counts)")
         }
     }
 }

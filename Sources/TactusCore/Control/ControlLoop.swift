@@ -26,7 +26,7 @@ import Synchronization
 /// callback runs there).
 public final class ControlLoop<Clock: ControlClock>: @unchecked Sendable {
     public private(set) var controller: PressureController
-    /// How often, at most, a changed status is reported (30 per second: SPEC §4 rule 10).
+    /// How often, at most, a changed status is reported (30 per second: docs/DESIGN.md §5.10).
     public var statusInterval: Int64 = 33_333
     /// While continuous mode glides the tempo moves with time itself, not at
     /// deadlines: a round this often (1 ms; a clock tick at 999 BPM is 2.5 ms).
