@@ -81,7 +81,7 @@ enum BashCompletion {
             "    fi",
             "    case ${command:-none} in",
             "    none) _tactus_offer \"$cur\" <<<$'\(commandNames.joined(separator: "\\n"))'",
-            "        [[ $cur == *:* ]] && _tactus_offer \"$cur\" < <(_tactus_ports_jack audio in) ;;",
+            "        _tactus_offer \"$cur\" < <(_tactus_ports_jack audio in) ;;",
             "    run) _tactus_offer \"$cur\" < <(_tactus_ports_jack audio in) ;;",
             "    render) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- \"$cur\")) ;;",
             "    presets) if ((arguments == 0)); then _tactus_offer \"$cur\" <<<\"check\"",
