@@ -193,7 +193,9 @@ def process_rows(number, runs):
                      with_rt('tactus'),
                      f"klick {with_rt('klick')} + jack_midi_clock {with_rt('jack_midi_clock')} = "
                      f"{fmt(cpu('klick') + cpu('jack_midi_clock'), 2)} %"])
-        rows.append([number, "RssAnon (largest)", setting(server, period), f"{fmt(rss('tactus'), 1)} MB",
+        # The .deb's build (--static-swift-stdlib) beside the source build, when the run had it.
+        static = f" (.deb build {fmt(rss('tactus_static'), 1)} MB)" if all("tactus_static" in r["processes"] for r in group) else ""
+        rows.append([number, "RssAnon (largest)", setting(server, period), f"{fmt(rss('tactus'), 1)} MB{static}",
                      f"klick {fmt(rss('klick'), 1)} + jack_midi_clock {fmt(rss('jack_midi_clock'), 1)} = "
                      f"{fmt(rss('klick') + rss('jack_midi_clock'), 1)} MB"])
     return rows

@@ -8,7 +8,9 @@
 # them against the ideal grid. Prints max error (frames, anchored at the first
 # event and at the best phase), drift (ppm), CPU % of one core (the processes'
 # threads' run time in /proc/PID/task/*/schedstat over the recording) and
-# RssAnon (/proc/PID/status) for each program.
+# RssAnon (/proc/PID/status) for each program. TACTUS_BENCH_STATIC=BINARY runs that
+# tactus too (the .deb's build, --static-swift-stdlib: scripts/package), click and
+# clock unconnected, as `tactus_static` with its own figures.
 #
 # Usage: Benchmarks/jack-vs-peers.sh [BPM] [SECONDS]     (defaults 133, 30)
 # Environment:
@@ -102,6 +104,15 @@ pids+=("$klick_pid")
 client jack_midi_clock -b "$bpm" -B rec:midi_2 >"$out/jack_midi_clock.log" 2>&1 &
 jmc_pid=$!
 pids+=("$jmc_pid")
+measured=("$tactus_pid" "$klick_pid" "$jmc_pid")
+static_pid=""
+if [ -n "${TACTUS_BENCH_STATIC:-}" ]; then
+    client "$TACTUS_BENCH_STATIC" run --no-alsa --no-interactive ${server_args[@]+"${server_args[@]}"} -n tactus-static --bpm "$bpm" \
+        >"$out/tactus_static.log" 2>&1 &
+    static_pid=$!
+    pids+=("$static_pid")
+    measured+=("$static_pid")
+fi
 
 # CPU time of every thread (JACK runs the process callback on its own thread), in ns.
 cpu_ns() { cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { printf "%d\n", s }'; }
@@ -120,12 +131,12 @@ rss_anon() { awk '/^RssAnon:/ {print $2}' "/proc/$1/status"; }
 sleep "$(awk -v r="$ready" -v w="$warmup" -v now="$(date +%s.%N)" 'BEGIN { d = r + w - now; print (d > 0 ? d : 0) }')"
 t0=$(date +%s.%N)
 declare -A start_ns start_rt
-for p in "$tactus_pid" "$klick_pid" "$jmc_pid"; do start_ns[$p]=$(cpu_ns "$p"); start_rt[$p]=$(rt_cpu_ns "$p"); done
+for p in "${measured[@]}"; do start_ns[$p]=$(cpu_ns "$p"); start_rt[$p]=$(rt_cpu_ns "$p"); done
 say "recording $seconds s at $bpm BPM ($kind, period $period)"
 wait "$recorder_pid" || true
 t1=$(date +%s.%N)
 declare -A cpu rss rt
-for p in "$tactus_pid" "$klick_pid" "$jmc_pid"; do
+for p in "${measured[@]}"; do
     kill -0 "$p" 2>/dev/null || die "process $p ended during the recording; logs in $out"
     cpu[$p]=$(awk -v a="${start_ns[$p]}" -v b="$(cpu_ns "$p")" -v t0="$t0" -v t1="$t1" \
         'BEGIN { printf "%.3f", (b - a) / 1e9 / (t1 - t0) * 100 }')
@@ -133,8 +144,8 @@ for p in "$tactus_pid" "$klick_pid" "$jmc_pid"; do
         'BEGIN { printf "%.3f", (b - a) / 1e9 / (t1 - t0) * 100 }')
     rss[$p]=$(rss_anon "$p")
 done
-kill -TERM "$tactus_pid" "$klick_pid" "$jmc_pid"
-wait "$tactus_pid" "$klick_pid" "$jmc_pid" 2>/dev/null || true
+kill -TERM "${measured[@]}"
+wait "${measured[@]}" 2>/dev/null || true
 pids=()
 kill "$server_pid"; wait "$server_pid" 2>/dev/null || true
 server_pid=""
@@ -143,5 +154,6 @@ server_pid=""
 python3 -B "$here/jack_vs_peers_report.py" "$out/recording.txt" "$bpm" --json "$out/run.json" --server "$kind" \
     "tactus=${cpu[$tactus_pid]},${rss[$tactus_pid]},${rt[$tactus_pid]}" \
     "klick=${cpu[$klick_pid]},${rss[$klick_pid]},${rt[$klick_pid]}" \
-    "jack_midi_clock=${cpu[$jmc_pid]},${rss[$jmc_pid]},${rt[$jmc_pid]}"
+    "jack_midi_clock=${cpu[$jmc_pid]},${rss[$jmc_pid]},${rt[$jmc_pid]}" \
+    ${static_pid:+"tactus_static=${cpu[$static_pid]},${rss[$static_pid]},${rt[$static_pid]}"}
 say "recording and logs in $out"

@@ -147,6 +147,25 @@ class RunReportOnASyntheticRecording(unittest.TestCase):
         self.assertEqual(run["processes"]["tactus"], {"cpu_percent": 0.5, "rss_anon_kb": 5000, "rt_cpu_percent": 0.2})
 
 
+class ProcessRows(unittest.TestCase):
+    def run_with(self, processes):
+        return {"processes": {n: {"cpu_percent": c, "rss_anon_kb": r, "rt_cpu_percent": None} for n, (c, r) in processes.items()},
+                "recorded_seconds": 30}
+
+    def test_row_3_puts_the_deb_builds_rss_beside_the_source_builds(self):
+        peers = {"klick": (0.6, 700), "jack_midi_clock": (0.4, 2300)}
+        runs = [("jackd", 256, 120.0, 1, self.run_with({"tactus": (0.5, 5120), "tactus_static": (0.5, 3584), **peers})),
+                ("jackd", 256, 133.0, 1, self.run_with({"tactus": (0.5, 4096), "tactus_static": (0.5, 4608), **peers}))]
+        rss = [row for row in bench_report.process_rows(3, runs) if row[1] == "RssAnon (largest)"]
+        self.assertEqual(rss[0][3], "5.0 MB (.deb build 4.5 MB)")
+        self.assertEqual(rss[0][4], "klick 0.7 + jack_midi_clock 2.2 = 2.9 MB")
+
+    def test_row_3_without_the_deb_build_is_as_before(self):
+        runs = [("jackd", 64, 120.0, 1, self.run_with({"tactus": (0.5, 5120), "klick": (0.6, 700), "jack_midi_clock": (0.4, 2300)}))]
+        rss = [row for row in bench_report.process_rows(3, runs) if row[1] == "RssAnon (largest)"]
+        self.assertEqual(rss[0][3], "5.0 MB")
+
+
 class ParsersOfTheOtherRows(unittest.TestCase):
     def test_render_vs_klick_output(self):
         rows, note = bench_report.parse_render(

@@ -1,8 +1,6 @@
 /// `tactus --help` (the commands), `tactus COMMAND --help` (that command's
-/// options, from `OptionTable`) and `--version`.
+/// options, from `OptionTable`).
 public enum Help {
-    public static let version = "0.1.0"
-
     /// `tactus --help`: what each command does and how it is called.
     public static var text: String {
         var lines = ["Usage: tactus [COMMAND] [OPTIONS] [ARGUMENTS]", "", "Commands:"]
@@ -62,7 +60,7 @@ extension Options.Command {
         switch self {
         case .run: ["tactus [run] [OPTIONS] [PORT...]", "tactus [run] [OPTIONS] [METER] TEMPO [PATTERN] [PORT...]   (klick's form)"]
         case .render: ["tactus render OUT.wav --seconds N [OPTIONS]"]
-        case .presets: ["tactus presets [--setlist FILE]", "tactus presets check [FILE|NAME...]"]
+        case .presets: ["tactus presets [--setlist FILE] [--names]", "tactus presets check [FILE|NAME...]"]
         case .ports: ["tactus ports [-s SERVER]"]
         case .learn: ["tactus learn [OPTIONS]"]
         }

@@ -28,14 +28,35 @@ public struct OptionSpec: Sendable {
     public let section: Section
     /// One line for `--help`.
     public let help: String
-    /// Every value it takes, when they are a few words (for completions); empty when free.
+    /// The values a completion offers and the man page lists: every value when they
+    /// are a few words, the usual ones when the value is free (meters); else empty.
     public var choices: [String] = []
+    /// What else a completion offers for the value: files, preset names, ports.
+    public var completion: Completion = .none
     /// What values are allowed, in the error for a bad one.
     let allowed: String
     /// Sets the option from its value ("" for a flag) and the name it was written with.
     let apply: @Sendable (inout Options, String, String) throws(OptionError) -> Void
 
     var takesValue: Bool { placeholder != nil }
+
+    /// A value `tactus --help-completion bash` finds at the time of completing.
+    public enum Completion: Sendable, Equatable {
+        case none
+        case file
+        /// A preset's name (`tactus presets --names`) or a file.
+        case preset
+        /// A JACK port of this kind and direction, from `tactus ports` (`midi in`, `audio in`).
+        case jackPort(kind: String, direction: PortDirection)
+        /// An ALSA sequencer port, from `tactus ports`: `out` sends MIDI, `in` receives it.
+        case alsaPort(PortDirection)
+    }
+
+    /// As `tactus ports` writes a port's direction.
+    public enum PortDirection: String, Sendable {
+        case input = "in"
+        case output = "out"
+    }
 
     /// Every name it answers to: `-b`, `--bpm`.
     public var names: [String] { (short.map { ["-\($0)"] } ?? []) + [long] }
@@ -72,6 +93,8 @@ public enum OptionTable {
 
     static let bpmAllowed = "a tempo from 1 to 999 BPM, at most two decimals (e.g. 97.3)"
     static let meterAllowed = "N/D with N from 1 to 32 and D one of 1, 2, 4, 8, 16, 32 (e.g. 7/8)"
+    /// The meters a completion offers first; any N/D of `meterAllowed` is taken.
+    static let usualMeters = ["4/4", "3/4", "2/4", "6/8", "5/4", "7/8", "9/8", "12/8"]
     static let accentsAllowed = "one symbol a beat: X accent, x normal, . silent (e.g. X.x.x..), up to 32"
 
     static let tempo: [OptionSpec] = {
@@ -80,7 +103,8 @@ public enum OptionTable {
             value("--bpm", "b", "BPM", .playing, .tempo, "tempo, 1 to 999, two decimals at most (97.3, 97.3bpm)", bpmAllowed) { o, v, n throws(OptionError) in
                 o.tempo = try bpm(v, n)
             },
-            value("--meter", "m", "N/D", .playing, .tempo, "time signature; the tempo counts D-th notes (default 4/4)", meterAllowed) { o, v, n throws(OptionError) in
+            value("--meter", "m", "N/D", .playing, .tempo, "time signature; the tempo counts D-th notes (default 4/4)", meterAllowed,
+                  choices: usualMeters) { o, v, n throws(OptionError) in
                 guard let m = Meter(v) else { throw bad(n, v, meterAllowed) }
                 o.meter = m
             },
@@ -110,11 +134,11 @@ public enum OptionTable {
         },
         value("--server", "s", "NAME", [.run, .learn, .ports], .jack, "JACK server name", "a JACK server name") { o, v, _ in o.serverName = v },
         value("--connect-clock", nil, "PORT", [.run], .jack, "JACK MIDI port to send the clock to (repeatable)",
-              "a JACK MIDI input port (e.g. 'ardour:MIDI clock in')") { o, v, _ in o.connectClock.append(v) },
+              "a JACK MIDI input port (e.g. 'ardour:MIDI clock in')", completion: .jackPort(kind: "midi", direction: .input)) { o, v, _ in o.connectClock.append(v) },
         value("--connect-control", nil, "PORT", [.run, .learn], .jack, "JACK MIDI port to read the controller from (repeatable)",
-              "a JACK MIDI output port") { o, v, _ in o.connectControl.append(v) },
+              "a JACK MIDI output port", completion: .jackPort(kind: "midi", direction: .output)) { o, v, _ in o.connectControl.append(v) },
         value("--connect-feedback", nil, "PORT", [.run], .jack, "audio port for the pressure feedback sounds (repeatable)",
-              "a JACK audio input port") { o, v, _ in o.connectFeedback.append(v) },
+              "a JACK audio input port", completion: .jackPort(kind: "audio", direction: .input)) { o, v, _ in o.connectFeedback.append(v) },
         flag("--start-stopped", [.run], .jack, "wait for a start command instead of starting at once") { $0.startStopped = true },
     ]
 
@@ -150,9 +174,9 @@ public enum OptionTable {
     }()
 
     static let presets: [OptionSpec] = [
-        value("--preset", "p", "NAME|FILE", .playing, .presets, "start with this preset", "a preset name or a preset file") { o, v, _ in o.preset = v },
+        value("--preset", "p", "NAME|FILE", .playing, .presets, "start with this preset", "a preset name or a preset file", completion: .preset) { o, v, _ in o.preset = v },
         value("--setlist", nil, "FILE", [.run, .render, .presets], .presets, "preset order for Program Change and next-preset",
-              "a set list file, one preset name a line") { o, v, _ in o.setlist = v },
+              "a set list file, one preset name a line", completion: .file) { o, v, _ in o.setlist = v },
         value("--switch", nil, "bar|now", [.run], .presets, "a preset switch lands on the next bar line (default) or beat", "bar or now",
               choices: ["bar", "now"]) { o, v, n throws(OptionError) in
             switch v {
@@ -161,14 +185,17 @@ public enum OptionTable {
             default: throw bad(n, v, "bar (at the next bar line) or now (at the next beat)")
             }
         },
+        flag("--names", [.presets], .presets, "only the names, one a line, nothing else (for shell completion)") { $0.presetNamesOnly = true },
     ]
 
     static let alsa: [OptionSpec] = {
         let port = "an ALSA sequencer port CLIENT:PORT, by name or number"
         return [
             flag("--no-alsa", [.run, .learn], .alsa, "JACK only") { $0.useALSA = false },
-            value("--alsa-clock-to", nil, "C:P", [.run], .alsa, "subscribe this port to Tactus:clock (repeatable)", port) { o, v, _ in o.alsaClockTo.append(v) },
-            value("--alsa-control-from", nil, "C:P", [.run, .learn], .alsa, "subscribe Tactus:control to this port (repeatable)", port) { o, v, _ in o.alsaControlFrom.append(v) },
+            value("--alsa-clock-to", nil, "C:P", [.run], .alsa, "subscribe this port to Tactus:clock (repeatable)", port,
+                  completion: .alsaPort(.input)) { o, v, _ in o.alsaClockTo.append(v) },
+            value("--alsa-control-from", nil, "C:P", [.run, .learn], .alsa, "subscribe Tactus:control to this port (repeatable)", port,
+                  completion: .alsaPort(.output)) { o, v, _ in o.alsaControlFrom.append(v) },
             value("--alsa-lookahead", nil, "MS", [.run], .alsa, "schedule clock events this far ahead (default 5)", "milliseconds from 1 to 100") { o, v, n throws(OptionError) in
                 o.alsaLookaheadMilliseconds = try number(v, n, in: 1...100, "milliseconds from 1 to 100", unit: "ms")
             },
@@ -198,7 +225,7 @@ public enum OptionTable {
                 o.wavFormat = f
             },
             value("--midi-log", nil, "FILE", [.render], .render, "write every MIDI event with its absolute frame (- for standard output)",
-                  "a file for the MIDI event log, or - for standard output") { o, v, _ in o.midiLog = v },
+                  "a file for the MIDI event log, or - for standard output", completion: .file) { o, v, _ in o.midiLog = v },
             value("--block", nil, "FRAMES", [.render], .render, "render block size (default 1024; the result does not depend on it)",
                   "a block size from 1 to 8192 frames") { o, v, n throws(OptionError) in
                 o.blockSize = try integer(v, n, in: 1...8192, "a block size from 1 to 8192 frames")
@@ -214,10 +241,10 @@ public enum OptionTable {
     // MARK: - Building the table
 
     static func value(_ long: String, _ short: Character?, _ placeholder: String, _ commands: Set<Options.Command>, _ section: OptionSpec.Section,
-                      _ help: String, _ allowed: String, choices: [String] = [],
+                      _ help: String, _ allowed: String, choices: [String] = [], completion: OptionSpec.Completion = .none,
                       _ apply: @escaping @Sendable (inout Options, String, String) throws(OptionError) -> Void) -> OptionSpec {
         OptionSpec(long: long, short: short, placeholder: placeholder, commands: commands, section: section, help: help, choices: choices,
-                   allowed: allowed, apply: apply)
+                   completion: completion, allowed: allowed, apply: apply)
     }
 
     static func flag(_ long: String, _ commands: Set<Options.Command>, _ section: OptionSpec.Section, _ help: String, short: Character? = nil,
@@ -233,7 +260,7 @@ public enum OptionTable {
     }
 
     static func sample(_ long: String, _ sound: ClickSound, _ help: String) -> OptionSpec {
-        value(long, nil, "WAV", .playing, .tempo, help, "a WAV file") { o, v, _ in o.samples[sound] = v }
+        value(long, nil, "WAV", .playing, .tempo, help, "a WAV file", completion: .file) { o, v, _ in o.samples[sound] = v }
     }
 
     // MARK: - Values

@@ -79,6 +79,8 @@ public struct Options: Sendable {
     public var preset: String?
     public var setlist: String?
     public var switchPoint: SwitchPoint = .nextBar
+    /// `tactus presets --names`: the names alone, for a shell's completion.
+    public var presetNamesOnly = false
 
     // ALSA sequencer.
     public var useALSA = true

@@ -28,7 +28,7 @@ public enum PresetsCommand {
     public static func output(_ options: Options, directories: PresetDirectories) -> Output {
         switch options.arguments.first {
         case nil:
-            return list(directories: directories, setlist: options.setlist)
+            return list(directories: directories, setlist: options.setlist, namesOnly: options.presetNamesOnly)
         case "check":
             return check(Array(options.arguments.dropFirst()), directories: directories)
         case let other?:
@@ -38,8 +38,11 @@ public enum PresetsCommand {
     }
 
     /// The table: program number, name, tempo, meter, file; skipped files on standard error.
-    static func list(directories: PresetDirectories, setlist: String?) -> Output {
+    /// `namesOnly` (`--names`): one name a line in list order, nothing on standard error,
+    /// so a shell's completion never prints a damaged file's errors under the prompt.
+    static func list(directories: PresetDirectories, setlist: String?, namesOnly: Bool = false) -> Output {
         var library = PresetLibrary.load(directories)
+        if namesOnly { return Output(status: 0, standardOutput: library.entries.map(\.preset.name), standardError: []) }
         var errors = library.problems.flatMap(\.messages).map { "tactus: " + $0 }
         if let setlist {
             do throws(PresetError) {

@@ -9,6 +9,16 @@ public enum Tactus {
             print(PortsGiven.answer(Array(words.dropFirst())))
             return 0
         }
+        // Hidden: what scripts/package installs, generated from the option table.
+        if words == [ManPage.option] { print(ManPage.text, terminator: ""); return 0 }
+        if words.first == BashCompletion.option {
+            guard words.count == 2, BashCompletion.shells.contains(words[1]) else {
+                printError("tactus: \(BashCompletion.option) takes one shell: \(BashCompletion.shells.joined(separator: ", "))")
+                return OptionError.exitStatus
+            }
+            print(BashCompletion.script, terminator: "")
+            return 0
+        }
         var options: Options
         do {
             options = try OptionParser.parse(words)
@@ -17,7 +27,7 @@ public enum Tactus {
             return OptionError.exitStatus
         }
         if options.showHelp { print(options.commandGiven ? Help.text(for: options.command) : Help.text); return 0 }
-        if options.showVersion { print("tactus \(Help.version)"); return 0 }
+        if options.showVersion { print(TactusVersion.lines.joined(separator: "\n")); return 0 }
         var start: PresetStart?
         // The run mode always reads the preset list: Program Change, the deep press and `[` `]` walk it.
         if options.command == .run || (options.command == .render && (options.preset != nil || options.setlist != nil)) {

@@ -59,7 +59,12 @@ struct CommandLineErrorTests {
         let help = try TactusProcess.run(["--help"])
         #expect(help.status == 0 && help.standardOutput.hasPrefix("Usage: tactus"))
         let version = try TactusProcess.run(["--version"])
-        #expect(version.status == 0 && version.standardOutput == "tactus \(Help.version)\n")
+        #expect(version.status == 0 && version.standardOutput == TactusVersion.lines.joined(separator: "\n") + "\n")
+        // What a bug report needs: Tactus's version, then the libraries' as they report themselves (`1.9.21`, `1.2.8`).
+        let lines = version.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.first == "tactus \(TactusVersion.string)")
+        #expect(lines.count == 3 && lines[1].hasPrefix("libjack ") && lines[2].hasPrefix("libasound "))
+        #expect(lines.dropFirst().allSatisfy { $0.split(separator: " ").last?.split(separator: ".").count ?? 0 >= 3 })
     }
 
     @Test func longOptionsTakeTheirValueWithOrWithoutEquals() throws {

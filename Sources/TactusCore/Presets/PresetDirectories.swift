@@ -4,7 +4,10 @@ import Glibc
 
 /// Where presets live: the installation's `Presets/` (shipped with Tactus) and
 /// the user's `$XDG_CONFIG_HOME/tactus/presets/` (XDG Base Directory spec:
-/// `~/.config` when the variable is unset or empty).
+/// `~/.config` when the variable is unset or empty). The shipped folder is the
+/// clone's `Presets/` or `PREFIX/share/tactus/presets` beside the executable,
+/// else the first `tactus/presets` of `$XDG_DATA_DIRS` (the spec's default
+/// `/usr/local/share:/usr/share`), where the .deb puts them.
 public struct PresetDirectories: Hashable, Sendable {
     public var shipped: String?
     public var user: String?
@@ -22,6 +25,7 @@ public struct PresetDirectories: Hashable, Sendable {
                                 isDirectory: (String) -> Bool = PresetDirectories.isDirectory) -> PresetDirectories {
         var shipped = environment[overrideVariable].flatMap { $0.isEmpty ? nil : $0 }
         if shipped == nil, let executablePath { shipped = installedFolder(executablePath: executablePath, isDirectory: isDirectory) }
+        if shipped == nil { shipped = dataFolder(environment: environment, isDirectory: isDirectory) }
         var user: String?
         if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
             user = config + "/tactus/presets"
@@ -41,6 +45,17 @@ public struct PresetDirectories: Hashable, Sendable {
                 return candidate
             }
             folder = parent(of: current)
+        }
+        return nil
+    }
+
+    /// The XDG Base Directory spec's `$XDG_DATA_DIRS`: absolute folders, colon-separated, most
+    /// important first; unset or empty means `/usr/local/share:/usr/share`. A relative entry is ignored.
+    static func dataFolder(environment: [String: String], isDirectory: (String) -> Bool) -> String? {
+        let list = environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share"
+        for base in list.split(separator: ":") where base.hasPrefix("/") {
+            let candidate = (base.hasSuffix("/") ? String(base.dropLast()) : String(base)) + "/tactus/presets"
+            if isDirectory(candidate) { return candidate }
         }
         return nil
     }

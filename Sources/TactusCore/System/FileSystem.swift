@@ -26,10 +26,18 @@ public enum FileSystem {
         }
         guard Int(info.st_size) <= limit else { throw FileError(path: path, problem: .tooLarge(limit: limit, size: Int(info.st_size))) }
         // Read until end of file, one byte past the limit at most: the file may grow after fstat.
-        var bytes = [UInt8](repeating: 0, count: limit + 1)
+        // The buffer is the size fstat gave and one byte more (the end of file is seen at once),
+        // grown only if the file grew; not `limit + 1` up front: a 1 MiB buffer for each preset
+        // raised glibc malloc's mmap threshold (mallopt(3): it follows the largest freed mapped
+        // block), so the heap stayed 1 MiB larger, every page of it locked by mlockall.
+        var bytes = [UInt8](repeating: 0, count: min(limit, Int(info.st_size)) + 1)
         var count = 0
-        while count <= limit {
-            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + count, limit + 1 - count) }
+        while true {
+            if count == bytes.count {
+                guard count <= limit else { break }
+                bytes += repeatElement(0, count: min(limit + 1, max(4096, 2 * count)) - count)
+            }
+            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + count, $0.count - count) }
             if n == 0 { break }
             if n < 0 {
                 if errno == EINTR { continue }

@@ -135,8 +135,26 @@ struct PresetLibraryTests {
         let exists: (String) -> Bool = { folders.contains($0) }
         #expect(PresetDirectories.standard(environment: [:], executablePath: "/src/tactus/.build/x86_64-unknown-linux-gnu/debug/tactus", isDirectory: exists).shipped == "/src/tactus/Presets")
         #expect(PresetDirectories.standard(environment: [:], executablePath: "/usr/bin/tactus", isDirectory: exists).shipped == "/usr/share/tactus/presets")
-        #expect(PresetDirectories.standard(environment: [:], executablePath: "/opt/x/tactus", isDirectory: exists).shipped == nil)
+        #expect(PresetDirectories.standard(environment: ["XDG_DATA_DIRS": "/nowhere"], executablePath: "/opt/x/tactus", isDirectory: exists).shipped == nil)
         #expect(PresetDirectories.standard(environment: ["TACTUS_PRESETS_DIR": "/mine"], executablePath: "/usr/bin/tactus", isDirectory: exists).shipped == "/mine")
+    }
+
+    /// Not beside the executable (a copy in ~/bin, a build elsewhere): the installed ones,
+    /// through XDG_DATA_DIRS as the XDG Base Directory spec says, its default when unset or empty.
+    @Test func elsewhereTheShippedFolderComesFromXDGDataDirs() {
+        let folders: Set<String> = ["/src/tactus/Presets", "/usr/share/tactus/presets", "/opt/data/tactus/presets"]
+        let exists: (String) -> Bool = { folders.contains($0) }
+        let away = "/home/u/bin/tactus"
+        for unset in [[:], ["XDG_DATA_DIRS": ""]] as [[String: String]] {
+            #expect(PresetDirectories.standard(environment: unset, executablePath: away, isDirectory: exists).shipped == "/usr/share/tactus/presets")
+        }
+        #expect(PresetDirectories.standard(environment: ["XDG_DATA_DIRS": "relative:/opt/data/:/usr/share"], executablePath: away, isDirectory: exists).shipped
+            == "/opt/data/tactus/presets")
+        #expect(PresetDirectories.standard(environment: ["XDG_DATA_DIRS": "/usr/share"], executablePath: nil, isDirectory: exists).shipped == "/usr/share/tactus/presets")
+        // The clone's Presets/ still wins for the clone's build, and the override over both.
+        let clone = PresetDirectories.standard(environment: ["XDG_DATA_DIRS": "/opt/data"], executablePath: "/src/tactus/.build/release/tactus", isDirectory: exists)
+        #expect(clone.shipped == "/src/tactus/Presets")
+        #expect(PresetDirectories.standard(environment: ["TACTUS_PRESETS_DIR": "/mine"], executablePath: away, isDirectory: exists).shipped == "/mine")
     }
 
     @Test func theTestExecutableFindsThisClonesPresets() throws {

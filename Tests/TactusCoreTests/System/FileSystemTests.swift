@@ -53,6 +53,15 @@ struct FileSystemTests {
         #expect(try FileSystem.read(file, limit: 1025).count == 1025)
     }
 
+    /// The buffer starts at the size fstat gives: a file that says 0 bytes (as /proc's do) and has
+    /// more is read whole, growing the buffer; one past the limit is still refused.
+    @Test func aFileLargerThanItsStatSizeIsReadWholeUpToTheLimit() throws {
+        let maps = try FileSystem.read("/proc/self/maps", limit: 1 << 20)
+        #expect(maps.count > 4096 && maps.last == UInt8(ascii: "\n"))
+        let small = #expect(throws: FileError.self) { try FileSystem.read("/proc/self/maps", limit: 100) }
+        #expect(small?.problem == .tooLarge(limit: 100, size: nil))
+    }
+
     @Test func aMissingFileKeepsItsErrno() {
         let error = #expect(throws: FileError.self) { try FileSystem.read("/nonexistent/tactus/controller.json", limit: 64) }
         #expect(error?.problem == .system(ENOENT))
