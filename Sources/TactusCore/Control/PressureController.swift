@@ -50,6 +50,40 @@ public struct PressureController: Sendable {
     /// A time earlier than `now` counts as `now`.
     @discardableResult
     public mutating func handle(_ message: MIDIMessage, at time: ControlTime) -> [TimedPressureEffect] {
+        apply(message, at: time)
+        return takeEffects()
+    }
+
+    /// Lets the control clock run to `time`: steps, deep-press and stuck-key
+    /// deadlines up to and including `time` take place.
+    @discardableResult
+    public mutating func advance(to time: ControlTime) -> [TimedPressureEffect] {
+        run(until: max(time, now), includingDeadlinesAt: true)
+        return takeEffects()
+    }
+
+    // MARK: - Inputs on a real-time thread
+
+    /// Room for `count` effects between two calls, so that the entry points
+    /// below allocate nothing (an LV2 plugin runs the controller inside run()).
+    public mutating func reserveEffects(_ count: Int) {
+        pending.reserveCapacity(count)
+    }
+
+    /// `handle(_:at:)` handing each effect to `body` instead of returning a new
+    /// array: with `reserveEffects` made large enough, nothing is allocated.
+    public mutating func handle(_ message: MIDIMessage, at time: ControlTime, effects body: (TimedPressureEffect) -> Void) {
+        apply(message, at: time)
+        takeEffects(body)
+    }
+
+    /// `advance(to:)` handing each effect to `body`, allocation-free like `handle(_:at:effects:)`.
+    public mutating func advance(to time: ControlTime, effects body: (TimedPressureEffect) -> Void) {
+        run(until: max(time, now), includingDeadlinesAt: true)
+        takeEffects(body)
+    }
+
+    private mutating func apply(_ message: MIDIMessage, at time: ControlTime) {
         let time = max(time, now)
         run(until: time, includingDeadlinesAt: false)
         switch message {
@@ -66,15 +100,6 @@ public struct PressureController: Sendable {
             break
         }
         run(until: time, includingDeadlinesAt: true)
-        return takeEffects()
-    }
-
-    /// Lets the control clock run to `time`: steps, deep-press and stuck-key
-    /// deadlines up to and including `time` take place.
-    @discardableResult
-    public mutating func advance(to time: ControlTime) -> [TimedPressureEffect] {
-        run(until: max(time, now), includingDeadlinesAt: true)
-        return takeEffects()
     }
 
     /// The tempo was changed by something else (a preset, the terminal keys): a
@@ -361,6 +386,13 @@ public struct PressureController: Sendable {
     private mutating func takeEffects() -> [TimedPressureEffect] {
         defer { pending.removeAll(keepingCapacity: true) }
         return pending
+    }
+
+    /// The effects in order, the storage kept (never shared, so never copied).
+    private mutating func takeEffects(_ body: (TimedPressureEffect) -> Void) {
+        var i = 0
+        while i < pending.count { body(pending[i]); i += 1 }
+        pending.removeAll(keepingCapacity: true)
     }
 
     // MARK: - Schedule
