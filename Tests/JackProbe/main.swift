@@ -20,6 +20,8 @@ usage: tactus-jack-probe MODE [options]
            [--transport-at SEC:start|stop|continue|locate=BAR]... [--clock-stream] [--events FILE]
   allocate [--name N] [-s SERVER] [--seconds S]   (a process callback that mallocs and locks)
   transport start|stop [-s SERVER]
+  transport master [-s SERVER] [--segments START_BEAT:BPM:BEATS_PER_BAR,..] [--seconds S]
+           (timebase master: BBT from the transport frame, rolling from frame 0)
   stall    --to PORT [-s SERVER] [--every SECONDS] [--milliseconds MS]   (xruns on purpose)
 """
 
