@@ -32,9 +32,9 @@ struct HostTimeline: BitwiseCopyable {
 
     /// The meter the host gives, if any (its beatsPerBar rounded: Tactus's
     /// grid has whole beats; a denominator not 1–32 a power of two: none).
-    var meter: Meter? {
-        guard known, time.has_beats_per_bar, time.has_beat_unit else { return nil }
-        return Meter(beatsPerBar: Int(time.beats_per_bar.rounded()), beatUnit: Int(time.beat_unit))
+    func meter(_ meters: MeterTable) -> Meter? {
+        guard known, time.has_beats_per_bar, time.has_beat_unit, time.beats_per_bar.isFinite, time.beats_per_bar < 1000 else { return nil }
+        return meters.meter(beatsPerBar: Int(time.beats_per_bar.rounded()), beatUnit: Int(time.beat_unit))
     }
 
     var tempo: Double? { known && time.has_bpm ? time.bpm : nil }

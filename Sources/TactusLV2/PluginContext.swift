@@ -17,6 +17,7 @@ struct PluginContext: ~Copyable {
     var pressure: PressureController
     let pressureDefaults: PressureConfiguration
     var host: HostTimeline
+    let meters = MeterTable()
     /// The plugin's frame count since activate: the engine's frames, and the
     /// pressure controller's clock (frames → µs at the sample rate).
     var frame: Int64 = 0
@@ -57,6 +58,7 @@ struct PluginContext: ~Copyable {
         for set in engine.unheardSoundSets { set.deallocate() }
         while let retired = control.pointee.retiredSounds.pop() { retired.deallocate() }
         sounds.deallocate()
+        meters.deallocate()
         control.deinitialize(count: 1)
         control.deallocate()
     }

@@ -96,10 +96,10 @@ enum PluginCycle {
     static func receivePosition(_ context: UnsafeMutablePointer<PluginContext>, _ update: TactusHostTime, atFrame frame: Int64) {
         context.pointee.host.receive(update, atFrame: frame)
         guard let settings = context.pointee.applied, settings.followsHost,
-              let meter = context.pointee.host.meter, meter != context.pointee.hostMeter else { return }
+              let meter = context.pointee.host.meter(context.pointee.meters), meter != context.pointee.hostMeter else { return }
         // The host's meter: clicks and accents follow its bars from the bar line.
         context.pointee.hostMeter = meter
-        push(context, .changeBar(settings.bar(meter: meter), tempo: nil, at: .nextBar))
+        push(context, .changeBar(settings.bar(context.pointee.meters, meter: meter), tempo: nil, at: .nextBar))
     }
 
     static func advancePressure(_ context: UnsafeMutablePointer<PluginContext>, to time: ControlTime) {
@@ -138,7 +138,7 @@ enum PluginCycle {
         guard let old else {
             // First cycle: the ports as they are, or the state's tempo over the tempo port.
             let tempo = restored > 0 ? BPM(hundredths: restored) : new.tempo
-            push(context, .changeBar(new.bar(), tempo: tempo, at: .nextBar))
+            push(context, .changeBar(new.bar(context.pointee.meters), tempo: tempo, at: .nextBar))
             push(context, .setGains(new.gains))
             context.pointee.pressure.setConfiguration(new.pressure(over: context.pointee.pressureDefaults))
             setFreeTempo(context, tempo, push: false)
@@ -152,12 +152,12 @@ enum PluginCycle {
             if !new.followsHost {
                 // Own time again: on at the tempo reached, from where the host left the song.
                 setFreeTempo(context, BPM(hundredths: context.pointee.tempoReached.load(ordering: .relaxed)), push: true)
-                push(context, .changeBar(new.bar(), tempo: nil, at: .nextBar))
+                push(context, .changeBar(new.bar(context.pointee.meters), tempo: nil, at: .nextBar))
                 push(context, .continue)
             }
         }
         if new.barDiffers(from: old) {
-            push(context, .changeBar(new.bar(meter: new.followsHost ? context.pointee.hostMeter : nil), tempo: nil, at: .nextBar))
+            push(context, .changeBar(new.bar(context.pointee.meters, meter: new.followsHost ? context.pointee.hostMeter : nil), tempo: nil, at: .nextBar))
         }
         if new.gainDecibels != old.gainDecibels { push(context, .setGains(new.gains)) }
         if new.pressureDiffers(from: old) {

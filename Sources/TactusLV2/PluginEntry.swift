@@ -35,6 +35,7 @@ enum PluginEntry {
         guard rate >= 1000, rate <= 1_536_000, let map = tactus_lv2_find_map(features) else { return nil }
         var urids = TactusURIDs()
         tactus_lv2_map_urids(map, &urids)
+        PluginWarmUp.run(sampleRate: rate, urids: urids)
         let context = UnsafeMutablePointer<PluginContext>.allocate(capacity: 1)
         context.initialize(to: PluginContext(sampleRate: rate, urids: urids))
         return LV2_Handle(context)

@@ -48,8 +48,8 @@ struct PluginSettings: Equatable, BitwiseCopyable {
     }
 
     /// Meter, accents and subdivision; `meter` overrides the ports' (the host's, in host sync).
-    func bar(meter: Meter? = nil) -> BarSettings {
-        let m = meter ?? Meter(beatsPerBar: beatsPerBar, beatUnit: beatUnit) ?? .fourFour
+    func bar(_ meters: MeterTable, meter: Meter? = nil) -> BarSettings {
+        let m = meter ?? meters.meter(beatsPerBar: beatsPerBar, beatUnit: beatUnit) ?? meters.meter(beatsPerBar: 4, beatUnit: 4)!
         var accents = AccentPattern.standard(beats: m.beatsPerBar)
         if !accent { accents[0] = .normal }
         return BarSettings(meter: m, accents: accents, subdivision: subdivision)

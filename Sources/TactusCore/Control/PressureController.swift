@@ -249,24 +249,27 @@ public struct PressureController: Sendable {
 
     private func nextScheduled() -> (time: ControlTime, deadline: Deadline)? {
         var best: (time: ControlTime, deadline: Deadline)?
-        func consider(_ time: ControlTime, _ deadline: Deadline) {
-            if best == nil || time < best!.time || (time == best!.time && deadline < best!.deadline) {
-                best = (time, deadline)
-            }
-        }
         if let hold {
             switch hold.mode {
-            case .force: consider(forceStepTime(of: hold, hold.nextForceStep), .forceStep)
-            case .longPress: consider(longPressStepTime(of: hold, hold.nextLongPressStep), .longPressStep)
+            case .force: Self.consider(forceStepTime(of: hold, hold.nextForceStep), .forceStep, &best)
+            case .longPress: Self.consider(longPressStepTime(of: hold, hold.nextLongPressStep), .longPressStep, &best)
             }
-            if let timeout = timing.stuckKeyTimeout { consider(hold.lastActivity + timeout, .stuckKey) }
+            if let timeout = timing.stuckKeyTimeout { Self.consider(hold.lastActivity + timeout, .stuckKey, &best) }
         }
         if let deepPress {
             let reached = deepPress.start + timing.deepPressMinimumHold
-            if !deepPress.committed && !deepPress.holdReached { consider(reached, .deepPressHold) }
-            if let timeout = timing.stuckKeyTimeout { consider(deepPress.lastActivity + timeout, .stuckKey) }
+            if !deepPress.committed && !deepPress.holdReached { Self.consider(reached, .deepPressHold, &best) }
+            if let timeout = timing.stuckKeyTimeout { Self.consider(deepPress.lastActivity + timeout, .stuckKey, &best) }
         }
         return best
+    }
+
+    /// Keeps the earlier of `best` and (time, deadline). A static function, not a
+    /// closure over `best`: a debug build boxes a captured variable on the heap,
+    /// and an LV2 plugin asks for the next deadline inside run().
+    private static func consider(_ time: ControlTime, _ deadline: Deadline, _ best: inout (time: ControlTime, deadline: Deadline)?) {
+        if let b = best, !(time < b.time || (time == b.time && deadline < b.deadline)) { return }
+        best = (time, deadline)
     }
 
     private mutating func run(until time: ControlTime, includingDeadlinesAt inclusive: Bool) {
