@@ -7,17 +7,25 @@ extension JACKServerTests {
     @Suite struct LV2InJalv {
         static let sampleRate = 48000.0
 
-        /// Records jalv's `click` (audio 1), `feedback` (audio 2) and `midi_out` (MIDI 1).
-        static func record(_ server: JackTestServer, jalv: JalvProcess, seconds: Double) throws -> Recording {
-            let out = TestFiles.file("\(server.name).lv2.recording")
-            let ready = TestFiles.file("\(server.name).lv2.ready")
+        /// Starts the probe's recorder on `audio` (its audio ports 1, 2 …) and
+        /// `midi` (its MIDI port 1), for `seconds`, and waits until it is connected.
+        static func startRecorder(_ server: JackTestServer, _ tag: String, audio: [String], midi: String,
+                                  seconds: Double) throws -> (process: Process, file: URL) {
+            let out = TestFiles.file("\(server.name).\(tag).recording")
+            let ready = TestFiles.file("\(server.name).\(tag).ready")
+            let connections = audio.enumerated().flatMap { ["--connect", "audio_\($0.offset + 1)=\($0.element)"] } + ["--connect", "midi_1=\(midi)"]
             let recorder = try TestProcess.launch(TestFiles.probe, [
-                "record", "-s", server.name, "--name", "rec", "--out", out.path, "--ready", ready.path, "--audio-ports", "2", "--midi-ports", "1",
-                "--connect", "audio_1=\(jalv.name):click", "--connect", "audio_2=\(jalv.name):feedback", "--connect", "midi_1=\(jalv.name):midi_out",
-                "--seconds", "\(seconds)",
-            ], output: TestFiles.file("\(server.name).lv2.recorder.log"))
-            #expect(TestProcess.wait(recorder, seconds: seconds + 30) == 0)
-            return try Recording(contentsOf: out)
+                "record", "-s", server.name, "--name", "rec", "--out", out.path, "--ready", ready.path,
+                "--audio-ports", "\(audio.count)", "--midi-ports", "1", "--seconds", "\(seconds)",
+            ] + connections, output: TestFiles.file("\(server.name).\(tag).recorder.log"))
+            #expect(TestProcess.waitForFile(ready, seconds: 10))
+            return (recorder, out)
+        }
+
+        /// The recording `startRecorder` makes, once it has ended.
+        static func finish(_ recorder: (process: Process, file: URL), seconds: Double) throws -> Recording {
+            #expect(TestProcess.wait(recorder.process, seconds: seconds + 30) == 0)
+            return try Recording(contentsOf: recorder.file)
         }
 
         /// Free mode at 133 BPM: clicks and clock ticks on the grid (±0.5 frame,
@@ -27,7 +35,8 @@ extension JACKServerTests {
             defer { server.stop() }
             let jalv = try JalvProcess(server: server, name: "tlv2", controls: ["sync": 0, "tempo": 133])
             defer { jalv.stop() }
-            let r = try Self.record(server, jalv: jalv, seconds: 12)
+            let recorder = try Self.startRecorder(server, "lv2", audio: ["tlv2:click"], midi: "tlv2:midi_out", seconds: 12)
+            let r = try Self.finish(recorder, seconds: 12)
             let beat = Self.sampleRate * 60 / 133
             let clicks = r.clicks(port: 1)
             let ticks = r.ticks(port: 1)
@@ -57,18 +66,11 @@ extension JACKServerTests {
             defer { server.stop() }
             let jalv = try JalvProcess(server: server, name: "tlv2", controls: ["sync": 1])
             defer { jalv.stop() }
-            let out = TestFiles.file("\(server.name).lv2sync.recording")
-            let ready = TestFiles.file("\(server.name).lv2sync.ready")
-            let recorder = try TestProcess.launch(TestFiles.probe, [
-                "record", "-s", server.name, "--name", "rec", "--out", out.path, "--ready", ready.path, "--audio-ports", "1", "--midi-ports", "1",
-                "--connect", "audio_1=tlv2:click", "--connect", "midi_1=tlv2:midi_out", "--seconds", "16",
-            ], output: TestFiles.file("\(server.name).lv2sync.recorder.log"))
-            #expect(TestProcess.waitForFile(ready, seconds: 10))
+            let recorder = try Self.startRecorder(server, "lv2sync", audio: ["tlv2:click"], midi: "tlv2:midi_out", seconds: 16)
             let master = try TestProcess.launch(TestFiles.probe, ["transport", "master", "-s", server.name, "--segments", "0:120:4,8:150:4,16:100:3", "--seconds", "13"],
                                                 output: TestFiles.file("\(server.name).master.log"))
             #expect(TestProcess.wait(master, seconds: 30) == 0)
-            #expect(TestProcess.wait(recorder, seconds: 30) == 0)
-            let r = try Recording(contentsOf: out)
+            let r = try Self.finish(recorder, seconds: 16)
             let clicks = r.clicks(port: 1)
             // The master's beats in transport frames: 8 at 24 000, 8 at 19 200, then every 28 800.
             var beats: [Double] = (0..<8).map { Double($0) * 24000 }
@@ -83,6 +85,42 @@ extension JACKServerTests {
             let accents = r.onsets.filter { $0.port == 1 && $0.value > 0.8 }.map { Double($0.frame - first) }
             #expect(Array(accents.prefix(5)) == [0, 96000, 192_000, 268_800, 345_600], "\(accents)")
             #expect(r.midi().first { $0.bytes != [0xF8] }?.bytes == [0xFA])
+            #expect(jalv.stop() == 0)
+        }
+
+        /// Pressure control through jalv: the probe's sender plays the up key
+        /// (72) with full pressure in one frame, holds it 0.5 s. On `midi_out`, in
+        /// the plugin's frames: the impact and max cues at the Note On's frame, the
+        /// selection cue of each +10 force step exactly 0.32 and 0.48 s after it;
+        /// the clock's tick interval gives the tempo: 121 from the tap at once,
+        /// then 131 and 141 BPM.
+        @Test func pressureInJalvRunsTheTimelineInThePluginsFrames() throws {
+            let server = try JackTestServer(period: 256)
+            defer { server.stop() }
+            let jalv = try JalvProcess(server: server, name: "plv2", controls: ["sync": 0, "tempo": 120])
+            defer { jalv.stop() }
+            let script = TestFiles.file("\(server.name).lv2.pressure")
+            try "1.0 90 48 64\n1.0 D0 7F\n1.5 80 48 00\n".write(to: script, atomically: true, encoding: .utf8)
+            let recorder = try Self.startRecorder(server, "lv2p", audio: ["plv2:feedback"], midi: "plv2:midi_out", seconds: 4)
+            let sender = try TestProcess.launch(TestFiles.probe, ["send", "-s", server.name, "--to", "plv2:control", "--script", script.path],
+                                                output: TestFiles.file("\(server.name).lv2p.sender.log"))
+            #expect(TestProcess.wait(sender, seconds: 20) == 0)
+            let r = try Self.finish(recorder, seconds: 4)
+            let cues = r.midi().filter { $0.bytes.first == 0x9F }
+            #expect(cues.map { $0.bytes[1] } == [36, 38, 37, 37], "\(cues.map(\.bytes))")
+            guard cues.count == 4 else { return }
+            let press = cues[0].frame
+            #expect(cues.map { $0.frame - press } == [0, 0, 15360, 23040])
+            let ticks = r.ticks()
+            func interval(after frame: Int64) -> Int64? {
+                guard let i = ticks.firstIndex(where: { $0 > frame }), i + 2 < ticks.count else { return nil }
+                return ticks[i + 2] - ticks[i + 1]
+            }
+            // A tick of 120 BPM lasts 1000 frames, 121: 991.7, 131: 916.0, 141: 851.1.
+            #expect(interval(after: press - 5000) == 1000)
+            #expect(abs((interval(after: press) ?? 0) - 992) <= 1)
+            #expect(abs((interval(after: press + 15360) ?? 0) - 916) <= 1)
+            #expect(abs((interval(after: press + 23040) ?? 0) - 851) <= 1)
             #expect(jalv.stop() == 0)
         }
 
