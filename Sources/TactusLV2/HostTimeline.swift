@@ -62,8 +62,11 @@ struct HostTimeline: BitwiseCopyable {
             beatsPerBar = beats
         }
         let bpm = time.has_bpm ? time.bpm : 120
-        framesPerPulse = sampleRate * 60 / bpm / pulsesPerBeat
-        rolling = !time.has_speed || time.speed != 0
+        // time:speed scales how fast the beats go by (1 normal, 0.5 half speed);
+        // backwards (negative) has no clock to give, and counts as standing still.
+        let speed = time.has_speed ? time.speed : 1
+        rolling = speed > 0 && speed.isFinite
+        framesPerPulse = rolling ? sampleRate * 60 / (bpm * speed) / pulsesPerBeat : 0
         if time.has_bar || time.has_bar_beat {
             anchorPulse = originPulse + Double(time.bar - originBar) * beatsPerBar * pulsesPerBeat + time.bar_beat * pulsesPerBeat
         } else {

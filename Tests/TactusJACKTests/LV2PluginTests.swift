@@ -93,6 +93,14 @@ import Testing
         #expect(r.clicks(port: 1).filter { $0 >= 144000 }.prefix(2) == [144000, 168000])
     }
 
+    /// time:speed 0.5 (a host's varispeed): the host's beats go by at half the
+    /// tempo, and so do the clicks: 120 BPM at half speed is a beat every second.
+    @Test func hostSyncAtHalfSpeedClicksAtTheHostsPace() throws {
+        let (r, _) = try LV2Bundle.render(["--frames", "150000", "--position", "0:0,0,4,4,120,0.5"])
+        #expect(r.clicks(port: 1) == [0, 48000, 96000, 144000])
+        #expect(r.ticks().count == 75)
+    }
+
     /// Pressure control on the plugin's frames: key 72 down at 1 s (tap +1 at
     /// once), full pressure 10 frames later (impact and max cues there), force
     /// steps of +10 at 0.32 and 0.48 s after the Note On (a selection cue each,
