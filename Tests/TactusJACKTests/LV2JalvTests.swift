@@ -146,6 +146,30 @@ extension JACKServerTests {
             #expect(r.violations == 0, "calls from the plugin on the process thread: \(r.counts)")
         }
 
+        /// The same on host sync: a timebase master with a tempo step and a meter
+        /// change drives the plugin through jalv's time:Position events while the
+        /// controller's messages arrive; it stops near the end (Stop, standing still).
+        @Test func runInJalvOnHostSyncNeitherAllocatesNorLocksOver10000Cycles() throws {
+            let server = try JackTestServer(period: 64)
+            defer { server.stop() }
+            let report = TestFiles.file("\(server.name).lv2sync.rtprobe")
+            let jalv = try JalvProcess(server: server, name: "rtsync", controls: ["sync": 1, "subdivision": 3, "upKey": 60],
+                                       environment: ["LD_PRELOAD": TestFiles.interposer, "TACTUS_RTPROBE_REPORT": report.path,
+                                                     "TACTUS_RTPROBE_WITHIN": "libTactusLV2.so"])
+            let master = try TestProcess.launch(TestFiles.probe, ["transport", "master", "-s", server.name, "--segments", "0:120:4,8:300:4,40:90:7", "--seconds", "12"],
+                                                output: TestFiles.file("\(server.name).rtsync.master.log"))
+            let sender = try TestProcess.launch(TestFiles.probe, [
+                "send", "-s", server.name, "--to", "rtsync:control", "--rate", "1000", "--seconds", "13",
+            ], output: TestFiles.file("\(server.name).rtsync.sender.log"))
+            #expect(TestProcess.wait(sender, seconds: 40) == 0)
+            #expect(TestProcess.wait(master, seconds: 10) == 0)
+            Thread.sleep(forTimeInterval: 0.5)
+            #expect(jalv.stop() == 0)
+            let r = try RealtimeProof.ProbeReport(report)
+            #expect(r.cycles >= 10_000, "\(r.counts)")
+            #expect(r.violations == 0, "calls from the plugin on the process thread: \(r.counts)")
+        }
+
         /// The filter sees what it is there to see: attributed to libsord (which
         /// jalv 1.6's own process callback calls, allocating), the calls are counted.
         @Test func theInterposersFilterCountsTheCallsOfTheObjectItNames() throws {
