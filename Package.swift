@@ -7,6 +7,9 @@ let package = Package(
     products: [
         // Loaded with LD_PRELOAD by the JACK real-time test.
         .library(name: "RTProbe", type: .dynamic, targets: ["RTProbe"]),
+        // The LV2 plugin (scripts/build-lv2 makes the bundle tactus.lv2/): the Swift
+        // runtime linked inside, since a host has none to load.
+        .library(name: "TactusLV2", type: .dynamic, targets: ["TactusLV2"]),
     ],
     targets: [
         // C libraries from Debian, one system-library module each.
@@ -37,6 +40,14 @@ let package = Package(
         .target(name: "RTProbe", path: "Tests/RTProbe"),
         // The cost of one process cycle, for callgrind (scripts/bench).
         .executableTarget(name: "tactus-bench", dependencies: ["TactusCore"], path: "Benchmarks/CycleCost"),
+        // The LV2 headers (Debian lv2-dev) and what Swift cannot import from them (URI
+        // macros, atom iteration); the plugin on the engine, linked with -static-stdlib
+        // and -z nodelete (a Swift runtime in a library must never be unloaded).
+        .target(name: "CLV2"),
+        .target(name: "TactusLV2", dependencies: ["TactusCore", "CLV2"],
+                linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "-z", "-Xlinker", "nodelete"])]),
+        // A tiny LV2 host for the tests: loads the bundle's library, runs it offline, unloads it.
+        .executableTarget(name: "tactus-lv2-host", dependencies: ["CLV2"], path: "Tests/LV2Host"),
         .testTarget(name: "TactusJACKTests", dependencies: ["TactusJACK", "TactusCore", "TactusCLI"]),
         .testTarget(name: "TactusCoreTests", dependencies: ["TactusCore"]),
         .testTarget(name: "TactusALSATests", dependencies: ["TactusALSA", "TactusCore", "CALSA", "CALSAShims"]),

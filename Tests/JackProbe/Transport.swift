@@ -11,13 +11,14 @@ import Glibc
 /// requesting client's own cycle, so an inactive client's request is lost there.
 enum Transport {
     static func main(_ args: inout Arguments) -> Int32 {
+        if args.positionals.first == "master" { return TimebaseMaster.main(&args) }
         let server = args.value("-s", "--server")
         let client = ProbeClient.open("transport", server: server)
         guard jack_activate(client) == 0 else { fail("cannot activate") }
         switch args.positionals.first {
         case "start": jack_transport_start(client)
         case "stop": jack_transport_stop(client)
-        default: fail("transport start|stop")
+        default: fail("transport start|stop|master")
         }
         usleep(100_000)
         jack_deactivate(client)

@@ -21,6 +21,8 @@ usage: tactus-jack-probe MODE [options]
            [--pressure] [--first-time]   (ramp, preset switch, locate, meter change from 1 s)
   allocate [--name N] [-s SERVER] [--seconds S]   (a process callback that mallocs and locks)
   transport start|stop [-s SERVER]
+  transport master [-s SERVER] [--segments START_BEAT:BPM:BEATS_PER_BAR,..] [--seconds S]
+           (timebase master: BBT from the transport frame, rolling from frame 0)
   cycles   --out FILE [-s SERVER] [--seconds S]   (jack_get_cycle_times of every cycle)
   stall    --to PORT [-s SERVER] [--every SECONDS] [--milliseconds MS] [--count N]
            (xruns on purpose; prints `stall MONOTONIC_US DURATION_US` after each)

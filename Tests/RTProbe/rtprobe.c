@@ -17,6 +17,9 @@
  * enters the kernel (a futex wake) only when a thread waits. It is not in
  * `violations`; the test bounds its count by the cycles that had input.
  *
+ * With TACTUS_RTPROBE_WITHIN (below) it counts only what one loaded object's
+ * code calls, for a plugin inside a host's callback.
+ *
  * At exit it writes its counts to $TACTUS_RTPROBE_REPORT (or stderr):
  *   cycles N
  *   violations N        (every counted call but sem_post)
@@ -68,9 +71,34 @@ static __thread int in_callback __attribute__((tls_model("initial-exec")));
 static int trace_enabled;   /* TACTUS_RTPROBE_TRACE=1: a backtrace on stderr for every counted call */
 static __thread int tracing __attribute__((tls_model("initial-exec")));
 
+/* TACTUS_RTPROBE_WITHIN=NAME: only calls with code of the loaded object whose
+ * path contains NAME on the stack are counted; the others in the callback are
+ * counted apart as `outside`. So a plugin's run() is measured inside a host's
+ * process callback (jalv's own callback allocates), by a backtrace per call. */
+static const char *within;
+static atomic_ulong outside;
+static __thread int inspecting __attribute__((tls_model("initial-exec")));
+
+static int called_from_within(void) {
+    void *frames[64];
+    int n = backtrace(frames, 64);
+    for (int i = 2; i < n; i++) {
+        Dl_info info;
+        if (dladdr(frames[i], &info) && info.dli_fname && strstr(info.dli_fname, within)) return 1;
+    }
+    return 0;
+}
+
 static inline void count(int which) {
     /* What the backtrace itself calls (the unwinder's malloc and pthread_once) is not the client's. */
     if (!in_callback || tracing) return;
+    if (within) {
+        if (inspecting) return;
+        inspecting = 1;
+        int inside = called_from_within();
+        inspecting = 0;
+        if (!inside) { atomic_fetch_add_explicit(&outside, 1, memory_order_relaxed); return; }
+    }
     atomic_fetch_add_explicit(&counts[which], 1, memory_order_relaxed);
     /* sem_post is allowed: counted, not traced. */
     if (trace_enabled && which != C_SEM_POST) {
@@ -207,6 +235,8 @@ __attribute__((constructor)) static void start(void) {
     resolve();
     const char *trace = getenv("TACTUS_RTPROBE_TRACE");
     trace_enabled = trace && trace[0] == '1';
+    const char *filter = getenv("TACTUS_RTPROBE_WITHIN");
+    within = filter && filter[0] ? filter : NULL;
 }
 
 __attribute__((destructor)) static void report(void) {
@@ -214,6 +244,7 @@ __attribute__((destructor)) static void report(void) {
     FILE *out = path ? fopen(path, "w") : stderr;
     if (!out) out = stderr;
     fprintf(out, "cycles %lu\nviolations %lu\n", atomic_load(&cycles), tactus_rtprobe_violations());
+    if (within) fprintf(out, "outside %lu\n", atomic_load(&outside));
     for (int i = 0; i < C_COUNT; i++) {
         unsigned long n = atomic_load(&counts[i]);
         if (n) fprintf(out, "%s %lu\n", names[i], n);

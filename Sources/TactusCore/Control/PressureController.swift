@@ -50,6 +50,40 @@ public struct PressureController: Sendable {
     /// A time earlier than `now` counts as `now`.
     @discardableResult
     public mutating func handle(_ message: MIDIMessage, at time: ControlTime) -> [TimedPressureEffect] {
+        apply(message, at: time)
+        return takeEffects()
+    }
+
+    /// Lets the control clock run to `time`: steps, deep-press and stuck-key
+    /// deadlines up to and including `time` take place.
+    @discardableResult
+    public mutating func advance(to time: ControlTime) -> [TimedPressureEffect] {
+        run(until: max(time, now), includingDeadlinesAt: true)
+        return takeEffects()
+    }
+
+    // MARK: - Inputs on a real-time thread
+
+    /// Room for `count` effects between two calls, so that the entry points
+    /// below allocate nothing (an LV2 plugin runs the controller inside run()).
+    public mutating func reserveEffects(_ count: Int) {
+        pending.reserveCapacity(count)
+    }
+
+    /// `handle(_:at:)` handing each effect to `body` instead of returning a new
+    /// array: with `reserveEffects` made large enough, nothing is allocated.
+    public mutating func handle(_ message: MIDIMessage, at time: ControlTime, effects body: (TimedPressureEffect) -> Void) {
+        apply(message, at: time)
+        takeEffects(body)
+    }
+
+    /// `advance(to:)` handing each effect to `body`, allocation-free like `handle(_:at:effects:)`.
+    public mutating func advance(to time: ControlTime, effects body: (TimedPressureEffect) -> Void) {
+        run(until: max(time, now), includingDeadlinesAt: true)
+        takeEffects(body)
+    }
+
+    private mutating func apply(_ message: MIDIMessage, at time: ControlTime) {
         let time = max(time, now)
         run(until: time, includingDeadlinesAt: false)
         switch message {
@@ -66,15 +100,6 @@ public struct PressureController: Sendable {
             break
         }
         run(until: time, includingDeadlinesAt: true)
-        return takeEffects()
-    }
-
-    /// Lets the control clock run to `time`: steps, deep-press and stuck-key
-    /// deadlines up to and including `time` take place.
-    @discardableResult
-    public mutating func advance(to time: ControlTime) -> [TimedPressureEffect] {
-        run(until: max(time, now), includingDeadlinesAt: true)
-        return takeEffects()
     }
 
     /// The tempo was changed by something else (a preset, the terminal keys): a
@@ -223,24 +248,27 @@ public struct PressureController: Sendable {
 
     private func nextScheduled() -> (time: ControlTime, deadline: Deadline)? {
         var best: (time: ControlTime, deadline: Deadline)?
-        func consider(_ time: ControlTime, _ deadline: Deadline) {
-            if best == nil || time < best!.time || (time == best!.time && deadline < best!.deadline) {
-                best = (time, deadline)
-            }
-        }
         if let hold {
             switch hold.mode {
-            case .force: consider(forceStepTime(of: hold, hold.nextForceStep), .forceStep)
-            case .longPress: consider(longPressStepTime(of: hold, hold.nextLongPressStep), .longPressStep)
+            case .force: Self.consider(forceStepTime(of: hold, hold.nextForceStep), .forceStep, &best)
+            case .longPress: Self.consider(longPressStepTime(of: hold, hold.nextLongPressStep), .longPressStep, &best)
             }
-            if let timeout = timing.stuckKeyTimeout { consider(hold.lastActivity + timeout, .stuckKey) }
+            if let timeout = timing.stuckKeyTimeout { Self.consider(hold.lastActivity + timeout, .stuckKey, &best) }
         }
         if let deepPress {
             let reached = deepPress.start + timing.deepPressMinimumHold
-            if !deepPress.committed && !deepPress.holdReached { consider(reached, .deepPressHold) }
-            if let timeout = timing.stuckKeyTimeout { consider(deepPress.lastActivity + timeout, .stuckKey) }
+            if !deepPress.committed && !deepPress.holdReached { Self.consider(reached, .deepPressHold, &best) }
+            if let timeout = timing.stuckKeyTimeout { Self.consider(deepPress.lastActivity + timeout, .stuckKey, &best) }
         }
         return best
+    }
+
+    /// Keeps the earlier of `best` and (time, deadline). A static function, not a
+    /// closure over `best`: a debug build boxes a captured variable on the heap,
+    /// and an LV2 plugin asks for the next deadline inside run().
+    private static func consider(_ time: ControlTime, _ deadline: Deadline, _ best: inout (time: ControlTime, deadline: Deadline)?) {
+        if let b = best, !(time < b.time || (time == b.time && deadline < b.deadline)) { return }
+        best = (time, deadline)
     }
 
     private mutating func run(until time: ControlTime, includingDeadlinesAt inclusive: Bool) {
@@ -360,6 +388,13 @@ public struct PressureController: Sendable {
     private mutating func takeEffects() -> [TimedPressureEffect] {
         defer { pending.removeAll(keepingCapacity: true) }
         return pending
+    }
+
+    /// The effects in order, the storage kept (never shared, so never copied).
+    private mutating func takeEffects(_ body: (TimedPressureEffect) -> Void) {
+        var i = 0
+        while i < pending.count { body(pending[i]); i += 1 }
+        pending.removeAll(keepingCapacity: true)
     }
 
     // MARK: - Schedule

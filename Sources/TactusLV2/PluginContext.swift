@@ -1,0 +1,77 @@
+import CLV2
+import Synchronization
+import TactusCore
+
+/// One instance of the plugin: everything run() touches, allocated in
+/// instantiate and freed in cleanup, at one stable address (the LV2_Handle).
+/// The engine inline, concrete containers only: nothing run() does allocates,
+/// locks or retains (the pattern of the JACK client's `ProcessContext`).
+struct PluginContext: ~Copyable {
+    var engine: Engine
+    let control: UnsafeMutablePointer<EngineControl>
+    var urids: TactusURIDs
+    var ports = PluginBuffers()
+    /// The MIDI events of one render call, reused.
+    var events = MIDIEventBuffer(capacity: 1024)
+    var parser = MIDIParser()
+    var pressure: PressureController
+    let pressureDefaults: PressureConfiguration
+    var host: HostTimeline
+    let meters = MeterTable()
+    /// The plugin's frame count since activate: the engine's frames, and the
+    /// pressure controller's clock (frames → µs at the sample rate).
+    var frame: Int64 = 0
+    let sampleRate: Double
+    /// The settings last applied; nil before the first run().
+    var applied: PluginSettings?
+    /// The meter last given to the engine in host sync (the host's).
+    var hostMeter: Meter?
+    /// The tempo the player reached in free mode (the tempo port, or pressure
+    /// control after it), saved with the host's session.
+    let tempoReached: Atomic<Int32>
+    /// A tempo from restored state for the next run() (hundredths; 0: none).
+    let restoredTempo = Atomic<Int32>(0)
+    /// Output sequence: what is written of it so far in this run().
+    var outputCapacity: UInt32 = 0
+    var lastOutputFrame: Int64 = 0
+
+    init(sampleRate: Double, urids: TactusURIDs) {
+        let rate = Int(sampleRate.rounded())
+        self.sampleRate = sampleRate
+        self.urids = urids
+        let tempo = BPM(120)
+        control = .allocate(capacity: 1)
+        control.initialize(to: EngineControl())
+        let configuration = EngineConfiguration(sampleRate: rate, tempo: tempo, feedbackNotes: .standard)
+        engine = Engine(configuration: configuration, sounds: .synthesized(sampleRate: rate))
+        pressureDefaults = PressureConfiguration()
+        pressure = PressureController(configuration: pressureDefaults, tempo: tempo)
+        // A hold emits a handful of effects between two calls; room for many more.
+        pressure.reserveEffects(256)
+        host = HostTimeline(sampleRate: sampleRate)
+        tempoReached = Atomic(tempo.hundredths)
+    }
+
+    /// Frees what instantiate allocated (cleanup, never during run()).
+    consuming func free() {
+        let sounds = engine.soundSet
+        for set in engine.unheardSoundSets { set.deallocate() }
+        while let retired = control.pointee.retiredSounds.pop() { retired.deallocate() }
+        sounds.deallocate()
+        meters.deallocate()
+        control.deinitialize(count: 1)
+        control.deallocate()
+    }
+
+    /// The pressure controller's clock at a frame: whole microseconds.
+    func controlTime(atFrame frame: Int64) -> ControlTime {
+        ControlTime(microseconds: Int64((Double(frame) * 1_000_000 / sampleRate).rounded()))
+    }
+
+    /// The first frame at or after a moment on the controller's clock.
+    func firstFrame(at time: ControlTime) -> Int64 {
+        let exact = Double(time.microseconds) * sampleRate / 1_000_000
+        // Within a millionth of a frame is that frame (48 kHz: 320 ms is frame 15 360 exactly).
+        return Int64((exact - 1e-6).rounded(.up))
+    }
+}

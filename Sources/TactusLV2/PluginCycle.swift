@@ -1,0 +1,204 @@
+import CLV2
+import TactusCore
+
+/// run(), as functions of the context's address (the LV2_Handle), so nothing
+/// on the real-time path copies or retains.
+///
+/// One cycle: the control ports become engine commands; the `control` input's
+/// events are taken in frame order, and the block is rendered in pieces split
+/// at every one of them (a `time:Position` mid-block moves the grid from its
+/// own frame) and at every pressure-control deadline (a force step lands on its
+/// frame, as the JACK client's control thread lands it on its microsecond).
+enum PluginCycle {
+    static func run(_ context: UnsafeMutablePointer<PluginContext>, frames: Int) {
+        let ports = context.pointee.ports
+        applySettings(context, PluginSettings(ports))
+        beginOutput(context)
+
+        var offset = 0
+        if let input = ports.control {
+            var event = tactus_lv2_sequence_begin(input)
+            while let e = event, !tactus_lv2_sequence_is_end(input, e) {
+                let at = min(max(Int(e.pointee.time.frames), offset), frames)
+                render(context, from: offset, to: at)
+                offset = at
+                receive(context, e, atFrame: context.pointee.frame + Int64(at))
+                event = tactus_lv2_sequence_next(e)
+            }
+        }
+        render(context, from: offset, to: frames)
+        context.pointee.frame += Int64(frames)
+        publish(context)
+    }
+
+    // MARK: - Rendering
+
+    /// Renders block frames `from..<to`, split at the pressure controller's deadlines.
+    static func render(_ context: UnsafeMutablePointer<PluginContext>, from: Int, to: Int) {
+        var offset = from
+        while offset < to {
+            var end = to
+            if let deadline = context.pointee.pressure.nextDeadline {
+                let at = Int(max(context.pointee.firstFrame(at: deadline) - context.pointee.frame, Int64(offset)))
+                if at <= offset {
+                    advancePressure(context, to: deadline)
+                    continue
+                }
+                end = min(end, at)
+            }
+            renderPiece(context, from: offset, frames: end - offset)
+            offset = end
+        }
+    }
+
+    static func renderPiece(_ context: UnsafeMutablePointer<PluginContext>, from offset: Int, frames: Int) {
+        let ports = context.pointee.ports
+        let start = context.pointee.frame + Int64(offset)
+        let position: TimelinePosition? = (context.pointee.applied?.followsHost ?? true)
+            ? context.pointee.host.position(at: start) : nil
+        context.pointee.engine.render(frames: frames, at: start, control: context.pointee.control.pointee,
+                                      click: ports.click.map { $0 + offset }, feedback: ports.feedback.map { $0 + offset },
+                                      events: &context.pointee.events, position: position)
+        let blockStart = context.pointee.frame
+        let count = context.pointee.events.count
+        var i = 0
+        while i < count {
+            let event = context.pointee.events[i]
+            write(context, event.bytes, atFrame: event.frame - blockStart)
+            i += 1
+        }
+    }
+
+    // MARK: - Input
+
+    static func receive(_ context: UnsafeMutablePointer<PluginContext>, _ event: UnsafePointer<LV2_Atom_Event>, atFrame frame: Int64) {
+        let urids = context.pointee.urids
+        let type = event.pointee.body.type
+        if type == urids.midi_MidiEvent {
+            let bytes = tactus_lv2_event_body(event)!
+            let size = Int(event.pointee.body.size)
+            let time = context.pointee.controlTime(atFrame: frame)
+            var i = 0
+            while i < size {
+                // Only the controller's channel messages; a clock or Start/Stop here is not for it.
+                if let message = context.pointee.parser.parse(bytes[i]), message.channel != nil {
+                    context.pointee.pressure.handle(message, at: time) { take($0.effect, context) }
+                }
+                i += 1
+            }
+        } else {
+            var update = TactusHostTime()
+            let isPosition = tactus_lv2_read_position(tactus_lv2_event_atom(event), &context.pointee.urids, &update)
+            if isPosition { receivePosition(context, update, atFrame: frame) }
+        }
+    }
+
+    static func receivePosition(_ context: UnsafeMutablePointer<PluginContext>, _ update: TactusHostTime, atFrame frame: Int64) {
+        context.pointee.host.receive(update, atFrame: frame)
+        guard let settings = context.pointee.applied, settings.followsHost,
+              let meter = context.pointee.host.meter(context.pointee.meters), meter != context.pointee.hostMeter else { return }
+        // The host's meter: clicks and accents follow its bars from the bar line.
+        context.pointee.hostMeter = meter
+        push(context, .changeBar(settings.bar(context.pointee.meters, meter: meter), tempo: nil, at: .nextBar))
+    }
+
+    static func advancePressure(_ context: UnsafeMutablePointer<PluginContext>, to time: ControlTime) {
+        context.pointee.pressure.advance(to: time) { take($0.effect, context) }
+    }
+
+    /// What pressure control decided: a tempo (the engine's in free mode; the
+    /// host owns it in host sync and the engine drops it), a feedback cue. A
+    /// deep press has no preset to go to in the plugin.
+    static func take(_ effect: PressureEffect, _ context: UnsafeMutablePointer<PluginContext>) {
+        switch effect {
+        case .tempo(let tempo):
+            push(context, .setTempo(tempo))
+            if !(context.pointee.applied?.followsHost ?? true) {
+                context.pointee.tempoReached.store(tempo.hundredths, ordering: .relaxed)
+            }
+        case .cue(let sound):
+            push(context, .cue(sound))
+        case .nextPreset, .holdEnded, .stuckKeyReleased:
+            break
+        }
+    }
+
+    static func push(_ context: UnsafeMutablePointer<PluginContext>, _ command: EngineCommand) {
+        context.pointee.control.pointee.commands.push(command)
+    }
+
+    // MARK: - Settings
+
+    /// Turns what changed on the control ports into engine commands (in order,
+    /// through the engine's command ring, as the control thread does).
+    static func applySettings(_ context: UnsafeMutablePointer<PluginContext>, _ new: PluginSettings) {
+        let old = context.pointee.applied
+        context.pointee.applied = new
+        let restored = context.pointee.restoredTempo.exchange(0, ordering: .relaxed)
+        guard let old else {
+            // First cycle: the ports as they are, or the state's tempo over the tempo port.
+            let tempo = restored > 0 ? BPM(hundredths: restored) : new.tempo
+            push(context, .changeBar(new.bar(context.pointee.meters), tempo: tempo, at: .nextBar))
+            push(context, .setGains(new.gains))
+            context.pointee.pressure.setConfiguration(new.pressure(over: context.pointee.pressureDefaults))
+            setFreeTempo(context, tempo, push: false)
+            if !new.followsHost { push(context, .start) }
+            return
+        }
+        if restored > 0 { setFreeTempo(context, BPM(hundredths: restored), push: true) }
+        if new.tempo != old.tempo { setFreeTempo(context, new.tempo, push: true) }
+        if new.followsHost != old.followsHost {
+            context.pointee.hostMeter = nil
+            if !new.followsHost {
+                // Own time again: on at the tempo reached, from where the host left the song.
+                setFreeTempo(context, BPM(hundredths: context.pointee.tempoReached.load(ordering: .relaxed)), push: true)
+                push(context, .changeBar(new.bar(context.pointee.meters), tempo: nil, at: .nextBar))
+                push(context, .continue)
+            }
+        }
+        if new.barDiffers(from: old) {
+            push(context, .changeBar(new.bar(context.pointee.meters, meter: new.followsHost ? context.pointee.hostMeter : nil), tempo: nil, at: .nextBar))
+        }
+        if new.gainDecibels != old.gainDecibels { push(context, .setGains(new.gains)) }
+        if new.pressureDiffers(from: old) {
+            context.pointee.pressure.setConfiguration(new.pressure(over: context.pointee.pressureDefaults))
+        }
+    }
+
+    static func setFreeTempo(_ context: UnsafeMutablePointer<PluginContext>, _ tempo: BPM, push pushing: Bool) {
+        context.pointee.pressure.setTempo(tempo)
+        context.pointee.tempoReached.store(tempo.hundredths, ordering: .relaxed)
+        if pushing { push(context, .setTempo(tempo)) }
+    }
+
+    // MARK: - Output
+
+    static func beginOutput(_ context: UnsafeMutablePointer<PluginContext>) {
+        guard let out = context.pointee.ports.midiOut else { return }
+        // The host gives the buffer's capacity in the sequence's size (LV2 atom: output ports).
+        context.pointee.outputCapacity = out.pointee.atom.size
+        context.pointee.lastOutputFrame = 0
+        tactus_lv2_sequence_clear(out, context.pointee.outputCapacity, context.pointee.urids.atom_Sequence)
+    }
+
+    static func write(_ context: UnsafeMutablePointer<PluginContext>, _ bytes: MIDIBytes, atFrame offset: Int64) {
+        guard let out = context.pointee.ports.midiOut else { return }
+        // Events in time order, none before the block (a late one goes at its first frame).
+        let at = max(offset, context.pointee.lastOutputFrame)
+        context.pointee.lastOutputFrame = at
+        var data = (bytes.byte0, bytes.byte1, bytes.byte2)
+        let size = UInt32(bytes.count)
+        let capacity = context.pointee.outputCapacity
+        let type = context.pointee.urids.midi_MidiEvent
+        _ = withUnsafeBytes(of: &data) { tactus_lv2_sequence_append(out, capacity, at, type, $0.baseAddress, size) }
+    }
+
+    static func publish(_ context: UnsafeMutablePointer<PluginContext>) {
+        let ports = context.pointee.ports
+        let status = context.pointee.control
+        ports.write(.tempoOut, Float(status.pointee.status.tempoHundredths.load(ordering: .relaxed)) / 100)
+        ports.write(.bar, Float(status.pointee.status.bar.load(ordering: .relaxed)))
+        ports.write(.beat, Float(status.pointee.status.beat.load(ordering: .relaxed)))
+        ports.write(.force, Float(context.pointee.pressure.status.force))
+    }
+}

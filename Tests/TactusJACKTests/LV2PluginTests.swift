@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+
+/// Issue 20: Tactus as an LV2 plugin. The bundle is listed and validated; the
+/// offline host (Tests/LV2Host) drives run() with events at exact frames; jalv
+/// runs it on a private JACK server, recorded by the tests' probe.
+@Suite struct LV2Plugin {
+    static let sampleRate = 48000.0
+    static let symbols = ["click", "feedback", "control", "midi_out", "sync", "tempo", "beatsPerBar", "beatUnit", "subdivision", "accent",
+                          "gain", "pressureMode", "upKey", "downKey", "presetKey", "channel", "tempoOut", "bar", "beat", "force"]
+
+    // MARK: - The bundle
+
+    @Test func lv2lsAndLv2infoListThePluginWithEveryPort() throws {
+        let list = try LV2Bundle.run("/usr/bin/lv2ls", [], environment: LV2Bundle.environment)
+        #expect(list.status == 0)
+        #expect(list.output.split(separator: "\n").contains("urn:tactus:metronome"), "\(list.output)")
+        let info = try LV2Bundle.run("/usr/bin/lv2info", [LV2Bundle.uri], environment: LV2Bundle.environment)
+        #expect(info.status == 0)
+        let listed = info.output.split(separator: "\n").compactMap { line -> String? in
+            let f = line.split(separator: ":", maxSplits: 1)
+            return f.count == 2 && f[0].trimmingCharacters(in: .whitespaces) == "Symbol" ? f[1].trimmingCharacters(in: .whitespaces) : nil
+        }
+        #expect(listed == Self.symbols)
+        #expect(info.output.contains("http://lv2plug.in/ns/ext/urid#map"))
+        #expect(info.output.contains("http://lv2plug.in/ns/ext/state#interface"))
+    }
+
+    /// sord_validate against every schema lv2-dev installs; a copy with a
+    /// wrongly typed lv2:index shows the validator finds what it is there to find.
+    @Test func theTurtleValidatesAgainstTheLV2Schemas() throws {
+        let schemas = try FileManager.default.subpathsOfDirectory(atPath: "/usr/lib/lv2").filter { $0.hasSuffix(".ttl") }.map { "/usr/lib/lv2/" + $0 }
+        #expect(schemas.count > 50)
+        let bundle = LV2Bundle.path.appendingPathComponent("tactus.lv2")
+        let ours = ["manifest.ttl", "tactus.ttl"].map { bundle.appendingPathComponent($0).path }
+        let good = try LV2Bundle.run("/usr/bin/sord_validate", schemas + ours)
+        #expect(good.status == 0)
+        #expect(good.output.contains("Found 0 errors"), "\(good.output)")
+        let broken = TestFiles.file("broken-tactus.ttl")
+        try String(contentsOfFile: ours[1], encoding: .utf8).replacingOccurrences(of: "lv2:index 5 ;", with: "lv2:index \"five\" ;")
+            .write(to: broken, atomically: true, encoding: .utf8)
+        let bad = try LV2Bundle.run("/usr/bin/sord_validate", schemas + [ours[0], broken.path])
+        #expect(bad.output.contains("Found 1 errors"), "\(bad.output)")
+    }
+
+    // MARK: - run(), offline
+
+    /// Free mode at 133 BPM: every click and clock tick on the exact grid
+    /// (a beat 21 654.135… frames: never a truncated period), 24 ticks a beat.
+    @Test func freeModeAt133BPMClicksAndClocksOnTheGrid() throws {
+        let (r, _) = try LV2Bundle.render(["--frames", "\(48000 * 20)", "--block", "256", "--set", "sync=0", "--set", "tempo=133"])
+        let beat = Self.sampleRate * 60 / 133
+        let clicks = r.clicks(port: 1)
+        let ticks = r.ticks(port: 1)
+        // 960 000 frames: beats 0 … 44, ticks 0 … 1063.
+        #expect(clicks.count == 45)
+        #expect(clicks.first == 0)
+        for (k, f) in clicks.enumerated() { #expect(abs(Double(f) - Double(k) * beat) <= 0.5, "click \(k) at \(f)") }
+        #expect(ticks.count == 1064)
+        for (k, f) in ticks.enumerated() { #expect(abs(Double(f) - Double(k) * beat / 24) <= 0.5, "tick \(k) at \(f)") }
+        #expect(r.midi().first?.bytes == [0xFA])
+    }
+
+    /// Host sync: time:Position events mid-block (blocks of 333 frames) with a
+    /// tempo step at bar 2 and 3/4 from bar 4: every click on the host's beat
+    /// to the frame, the accent on each of the host's bar lines.
+    @Test func hostSyncClicksOnTheHostsBeatsThroughATempoStepAndAMeterChange() throws {
+        let (r, _) = try LV2Bundle.render(["--frames", "400000", "--block", "333",
+                                           "--position", "0:0,0,4,4,120,1", "--position", "96000:1,0,4,4,150,1", "--position", "249600:3,0,3,4,150,1"])
+        let onsets = r.onsets.filter { $0.port == 1 }
+        var expected: [(Int64, Bool)] = []
+        for k in 0..<4 { expected.append((Int64(k) * 24000, k == 0)) }
+        for k in 0..<8 { expected.append((96000 + Int64(k) * 19200, k % 4 == 0)) }
+        for k in 0..<8 { expected.append((249600 + Int64(k) * 19200, k % 3 == 0)) }
+        #expect(onsets.map(\.frame) == expected.map(\.0))
+        // The accent's level (0.9) against a beat's (0.7): the synthesised sounds.
+        #expect(onsets.map { $0.value > 0.8 } == expected.map(\.1))
+        #expect(r.midi().filter { $0.bytes == [0xFA] }.map(\.frame) == [0])
+        // The tick after the step is 19 200 / 24 = 800 frames on.
+        let ticks = r.ticks()
+        #expect(ticks.contains(96000) && ticks.contains(96800) && !ticks.contains(97000))
+    }
+
+    /// The host stops (speed 0) on beat 3: MIDI Stop and Song Position 8 (16ths),
+    /// no clicks; it rolls again from bar 3: Song Position 32 and Continue there.
+    @Test func hostSyncStandingStillSendsStopAndSongPositionAndRollingOnContinues() throws {
+        let (r, _) = try LV2Bundle.render(["--frames", "300000", "--block", "256",
+                                           "--position", "0:0,0,4,4,120,1", "--position", "48000:0,2,4,4,120,0", "--position", "144000:2,0,4,4,120,1"])
+        let midi = r.midi().filter { $0.bytes != [0xF8] }
+        #expect(midi.map(\.bytes) == [[0xFA], [0xFC], [0xF2, 0x08, 0x00], [0xF2, 0x20, 0x00], [0xFB]], "\(midi.map(\.bytes))")
+        #expect(midi.map(\.frame) == [0, 48000, 48000, 144000, 144000])
+        #expect(r.clicks(port: 1).filter { $0 > 48000 && $0 < 144000 }.isEmpty)
+        #expect(r.clicks(port: 1).filter { $0 >= 144000 }.prefix(2) == [144000, 168000])
+    }
+
+    /// time:speed 0.5 (a host's varispeed): the host's beats go by at half the
+    /// tempo, and so do the clicks: 120 BPM at half speed is a beat every second.
+    @Test func hostSyncAtHalfSpeedClicksAtTheHostsPace() throws {
+        let (r, _) = try LV2Bundle.render(["--frames", "150000", "--position", "0:0,0,4,4,120,0.5"])
+        #expect(r.clicks(port: 1) == [0, 48000, 96000, 144000])
+        #expect(r.ticks().count == 75)
+    }
+
+    /// Pressure control on the plugin's frames: key 72 down at 1 s (tap +1 at
+    /// once), full pressure 10 frames later (impact and max cues there), force
+    /// steps of +10 at 0.32 and 0.48 s after the Note On (a selection cue each,
+    /// as feedback notes on channel 16), the key up at 0.5 s: 141 BPM reached.
+    @Test func pressureRunsTheTimelineInPluginFrames() throws {
+        let (r, text) = try LV2Bundle.render(["--frames", "120000", "--block", "256", "--set", "sync=0", "--save-state",
+                                              "--midi", "48000:90,48,64", "--midi", "48010:D0,7F", "--midi", "72000:80,48,0"])
+        let notesOn = r.midi().filter { $0.bytes.first == 0x9F }
+        #expect(notesOn.map(\.frame) == [48010, 48010, 48000 + 15360, 48000 + 23040])
+        #expect(notesOn.map { $0.bytes[1] } == [36, 38, 37, 37])
+        let tempos = text.split(separator: "\n").filter { $0.hasPrefix("T ") }.map { $0.split(separator: " ") }
+        #expect(tempos.map { Double($0[2])! } == [120, 121, 131, 141])
+        // Each tempo shows after the block holding its change (applied at the next clock tick).
+        #expect(tempos.map { Int($0[1])! } == [256, 48128, 63488, 71168])
+        #expect(text.contains("S 141.0"), "the saved state: \(text.suffix(200))")
+    }
+
+    /// State: a restored tempo reached (137) is the tempo the plugin plays, over the tempo port's 120.
+    @Test func restoredStateSetsTheTempoReached() throws {
+        let (r, text) = try LV2Bundle.render(["--frames", "48000", "--set", "sync=0", "--restore-tempo", "137", "--save-state"])
+        #expect(text.contains("T 256 137.0"))
+        #expect(text.contains("S 137.0"))
+        let ticks = r.ticks()
+        #expect(abs(Double(ticks[24]) - Self.sampleRate * 60 / 137) <= 0.5)
+    }
+
+    @Test func loadingRunningAndUnloading100TimesNeitherCrashesNorLeaks() throws {
+        let (output, status) = try LV2Bundle.run(LV2Bundle.host, ["cycle", LV2Bundle.library, "--times", "100"])
+        #expect(status == 0, "\(output)")
+        let f = output.split(separator: " ").map(String.init)
+        let before = Int(f[3].trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+        let after = Int(f[5].trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+        #expect(f[1] == "100")
+        #expect(before > 0 && after > 0)
+        #expect(after - before < 1024, "RSS grew \(after - before) kB over 98 instances: \(output)")
+    }
+}
