@@ -54,7 +54,7 @@ extension Set where Element == Options.Command {
 
 /// The table of every option: the one place an option is declared.
 public enum OptionTable {
-    public static let all: [OptionSpec] = tempo + jack + clock + pressure + presets + alsa + display + render + general
+    public static let all: [OptionSpec] = tempo + jack + clock + pressure + presets + alsa + practice + display + render + general
 
     /// The options `command` takes, in table order.
     public static func options(of command: Options.Command) -> [OptionSpec] {

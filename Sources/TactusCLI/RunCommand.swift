@@ -152,7 +152,10 @@ public enum RunCommand {
         if let bar { settings = bar } else { settings = try options.barSettings() }
         jack.engine = EngineConfiguration(sampleRate: 48_000, tempo: tempo ?? options.tempo ?? BPM(120), bar: settings, gains: gains,
                                           clockWhileStopped: options.clock.sendWhileStopped, sendSongPosition: options.clock.sendSongPosition,
-                                          muted: options.mute, feedbackNotes: options.feedbackMIDI ? .standard : nil)
+                                          muted: options.mute, feedbackNotes: options.feedbackMIDI ? .standard : nil,
+                                          // `--map`: laid out once, played from each Start, kept for the whole run.
+                                          map: options.tempoMap.map { MapTimeline($0, loops: options.mapLoop, subdivision: options.subdivision ?? .none) },
+                                          countIn: options.countIn, trainer: options.trainer, gap: options.gapTrainer)
         // User and preset samples: read once now so a bad file is an error at
         // start, and again (resampled) whenever the server's sample rate changes,
         // as the preset playing then has them.

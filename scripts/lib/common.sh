@@ -37,7 +37,9 @@ BUILD_PACKAGES=(pkg-config libjack-jackd2-dev libasound2-dev libsndfile1-dev jac
     # The JACK tests also run on a private PipeWire (its JACK library, pw-jack).
     pipewire pipewire-jack pipewire-bin
     # The interactive display's tests drive `tactus -i` in a tmux pane.
-    tmux)
+    tmux
+    # The tempo map tests compare `tactus render --map` with `klick -W`.
+    klick)
 
 # What scripts/bench adds: the peers, callgrind, the plot.
 BENCH_PACKAGES=(klick jack-midi-clock valgrind gnuplot-nox python3)
