@@ -72,7 +72,7 @@ public enum OptionTable {
 
     static let bpmAllowed = "a tempo from 1 to 999 BPM, at most two decimals (e.g. 97.3)"
     static let meterAllowed = "N/D with N from 1 to 32 and D one of 1, 2, 4, 8, 16, 32 (e.g. 7/8)"
-    static let accentsAllowed = "one symbol a beat: X accent, x normal, . silent (e.g. X.x.x..), up to 32"
+    static let accentsAllowed = "one symbol a beat: X accent, x normal, o soft, . silent (e.g. X.x.x..), up to 32"
 
     static let tempo: [OptionSpec] = {
         let subdivisions = Subdivision.allCases.map(\.rawValue).joined(separator: ", ")
@@ -84,7 +84,7 @@ public enum OptionTable {
                 guard let m = Meter(v) else { throw bad(n, v, meterAllowed) }
                 o.meter = m
             },
-            value("--accents", "a", "PATTERN", .playing, .tempo, "one symbol a beat: X accent, x normal, . silent (default X then x)", accentsAllowed) { o, v, n throws(OptionError) in
+            value("--accents", "a", "PATTERN", .playing, .tempo, "one symbol a beat: X accent, x normal, o soft, . silent (default X then x)", accentsAllowed) { o, v, n throws(OptionError) in
                 guard let a = AccentPattern(v) else { throw bad(n, v, accentsAllowed) }
                 o.accents = a
             },

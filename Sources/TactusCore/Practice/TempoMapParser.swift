@@ -5,7 +5,7 @@
 ///
 /// one entry a line, `#` to the end of the line a comment, blank lines ignored;
 /// meter `N/D` (default 4/4); tempo `t`, `t1-t2` or `t1,t2,…` (one a beat) in
-/// quarter notes a minute; pattern `X` accent, `x` normal, `.` silent, one a
+/// quarter notes a minute; pattern `X` accent, `x` normal, `o` soft (Tactus's, klick has none), `.` silent, one a
 /// beat of the bar; volume a factor. Every mistake is one `TempoMapError` with
 /// the line and column of the word at fault and what is allowed there; a map
 /// with a mistake is not played at all.
@@ -60,10 +60,10 @@ public enum TempoMapParser {
             rest.removeFirst()
             let tempo = try self.tempo(tempoWord, beats: bars * meter.beatsPerBar, fail: fail)
             var accents: AccentPattern?
-            if let word = rest.first, Double(word.text) == nil, word.text.contains(where: { "Xx.".contains($0) }) {
-                if let bad = word.text.firstIndex(where: { !"Xx.".contains($0) }) {
+            if let word = rest.first, Double(word.text) == nil, word.text.contains(where: { "Xxo.".contains($0) }) {
+                if let bad = word.text.firstIndex(where: { !"Xxo.".contains($0) }) {
                     let offset = word.text.distance(from: word.text.startIndex, to: bad)
-                    throw fail(word.column + offset, "'\(word.text[bad])' is not a pattern symbol: X accent, x normal, . silent, one a beat")
+                    throw fail(word.column + offset, "'\(word.text[bad])' is not a pattern symbol: X accent, x normal, o soft, . silent, one a beat")
                 }
                 guard word.text.count == meter.beatsPerBar, let a = AccentPattern(word.text) else {
                     throw fail(word.column, "the pattern '\(word.text)' has \(word.text.count) beats, a bar of \(meter) has \(meter.beatsPerBar): one symbol a beat")
@@ -74,7 +74,7 @@ public enum TempoMapParser {
             var volume = 1.0
             if let word = rest.first {
                 guard let v = Double(word.text) else {
-                    throw fail(word.column, "'\(word.text)' is neither a pattern (X accent, x normal, . silent, one a beat) nor a volume (\(volumeAllowed))")
+                    throw fail(word.column, "'\(word.text)' is neither a pattern (X accent, x normal, o soft, . silent, one a beat) nor a volume (\(volumeAllowed))")
                 }
                 guard v.isFinite, (0...10).contains(v) else { throw fail(word.column, "the volume \(word.text) is out of range: \(volumeAllowed)") }
                 volume = v

@@ -213,6 +213,7 @@ public struct Engine: ~Copyable {
     mutating func clickIfAny(at e: Int64, gridFrame: Int64, blockStart: Int64, status: borrowing EngineStatus) {
         guard let hit = pattern.hit(atBarRelative: song.barRelative(e), tempo: grid.tempo) else { return }
         let sound: ClickSound
+        var scale: Float = 1
         switch hit {
         case .beat(let index, let accent):
             status.bar.store(song.barNumber(at: e, pulsesPerBar: pattern.bar.meter.pulsesPerBar), ordering: .relaxed)
@@ -222,13 +223,14 @@ public struct Engine: ~Copyable {
             case .silent: return
             case .normal: sound = .beat
             case .accent: sound = .accent
+            case .soft: sound = .beat; scale = Accent.softGain
             }
         case .subdivision:
             sound = .subdivision
         }
         // A gap bar: the beat is counted and shown, its click silent.
         guard !gapMutes(at: e) else { return }
-        audio.click(sound, gridFrame: gridFrame, blockStart: blockStart, status: status)
+        audio.click(sound, gridFrame: gridFrame, blockStart: blockStart, status: status, scale: scale)
     }
 }
 

@@ -105,6 +105,18 @@ struct PracticeEngineTests {
         for (n, c) in clocks.enumerated() { #expect(c == Int64(n) * 1_000) }
     }
 
+    @Test("The soft accent o: the beat sound at half its gain; a map's pattern takes it too")
+    func softAccent() throws {
+        let h = EngineHarness(EngineConfiguration(sampleRate: 48_000, bar: BarSettings(meter: .fourFour, accents: AccentPattern("Xo.x"))))
+        h.send(.start)
+        h.run(frames: 96_000, block: 256)
+        #expect(h.onsetSamples.map(\.frame) == [0, 24_000, 72_000])
+        #expect(h.onsetSamples.map(\.value) == [1, 0.25, 0.5])
+        #expect(AccentPattern("Xo.x")?.description == "Xo.x")
+        let map = try TempoMapParser.parse("1 120 Xo.x", file: "t.map")
+        #expect(map.sections[0].accents == AccentPattern("Xo.x"))
+    }
+
     @Test("Random gaps: the same seed silences the same bars, about P of them")
     func randomGaps() {
         let gap = GapTrainer(probability: 0.25, seed: 42)

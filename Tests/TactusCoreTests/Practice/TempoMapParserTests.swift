@@ -49,9 +49,9 @@ struct TempoMapParserTests {
         ("4 120-x4", "m.map:1:7: 'x4' is not a tempo: " + TempoMapParser.tempoAllowed),
         ("1 3/4 100,110", "m.map:1:7: 2 tempi for an entry of 3 beats: one tempo a beat, bars × beats a bar"),
         ("1 3/4 100,,120", "m.map:1:11: '' is not a tempo: " + TempoMapParser.tempoAllowed),
-        ("4 120 X-x.", "m.map:1:8: '-' is not a pattern symbol: X accent, x normal, . silent, one a beat"),
+        ("4 120 X-x.", "m.map:1:8: '-' is not a pattern symbol: X accent, x normal, o soft, . silent, one a beat"),
         ("4 5/4 120 Xxx", "m.map:1:11: the pattern 'Xxx' has 3 beats, a bar of 5/4 has 5: one symbol a beat"),
-        ("4 120 loud", "m.map:1:7: 'loud' is neither a pattern (X accent, x normal, . silent, one a beat) nor a volume ("
+        ("4 120 big", "m.map:1:7: 'big' is neither a pattern (X accent, x normal, o soft, . silent, one a beat) nor a volume ("
             + TempoMapParser.volumeAllowed + ")"),
         ("4 120 X.x. -1", "m.map:1:12: the volume -1 is out of range: " + TempoMapParser.volumeAllowed),
         ("a: 4 120\n# again\na: 2 120", "m.map:3:1: the label 'a' is already used on line 1: each label names one entry"),
