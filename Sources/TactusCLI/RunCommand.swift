@@ -65,6 +65,9 @@ public enum RunCommand {
                                    environment: environment) {
             links(metronome, alsa: alsa, alsaConnections: alsaConnections.current, dspLoad: &dspLoad)
         }
+        if options.tempoMap != nil || options.trainer != nil || options.gapTrainer != nil {
+            frontEnd.practice = (options.tempoMap, options.trainer != nil, options.gapTrainer != nil)
+        }
         do throws(OptionError) {
             alsa = try ALSAWiring.start(options, clockStream: clockStream, controlInput: alsaInput, log: alsaConnections.report)
         } catch {

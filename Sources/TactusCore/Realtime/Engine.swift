@@ -219,6 +219,7 @@ public struct Engine: ~Copyable {
             status.bar.store(song.barNumber(at: e, pulsesPerBar: pattern.bar.meter.pulsesPerBar), ordering: .relaxed)
             status.beat.store(index + 1, ordering: .relaxed)
             status.lastAccent.store(accent.rawValue, ordering: .relaxed)
+            publishPractice(at: e, status: status)
             switch accent {
             case .silent: return
             case .normal: sound = .beat

@@ -17,6 +17,9 @@ struct MapPlayback: BitwiseCopyable {
     var passPulse: Int64 = 0
     /// The seconds of the passes played before this one (`--map-loop`).
     var passSeconds: Double = 0
+    /// The entry playing and the grid pulse of its first bar line, for the display.
+    var section: Int32 = -1
+    var sectionStart: Int64 = 0
 
     init(timeline: MapTimeline, baseGains: SoundGains) {
         self.timeline = timeline
@@ -47,6 +50,10 @@ extension Engine {
             i = 0
         }
         let segment = m.timeline[i]
+        if segment.opensSection {
+            m.section = segment.section
+            m.sectionStart = e
+        }
         map = m
         if segment.opensSection {
             song.changeMeter(at: e, oldPulsesPerBar: pattern.bar.meter.pulsesPerBar)

@@ -33,14 +33,37 @@ extension Engine {
     mutating func beginTrainer(at e: Int64) {
         guard let trainer = practice.trainer else { return }
         grid.change(tempo: trainer.from, at: e)
-        agenda.schedule(AgendaEntry(pulse: e + Int64(trainer.bars) * pattern.bar.meter.pulsesPerBar, change: .trainer))
+        scheduleTrainerStep(e + Int64(trainer.bars) * pattern.bar.meter.pulsesPerBar)
     }
 
     /// A trainer step on the bar line at `e`, from the tempo playing now; the next BARS bars later.
     mutating func stepTrainer(at e: Int64) {
         guard let trainer = practice.trainer else { return }
         if let next = trainer.next(after: grid.tempo) { grid.change(tempo: next, at: e) }
-        agenda.schedule(AgendaEntry(pulse: e + Int64(trainer.bars) * pattern.bar.meter.pulsesPerBar, change: .trainer))
+        scheduleTrainerStep(e + Int64(trainer.bars) * pattern.bar.meter.pulsesPerBar)
+    }
+
+    mutating func scheduleTrainerStep(_ pulse: Int64) {
+        practice.nextStep = pulse
+        agenda.schedule(AgendaEntry(pulse: pulse, change: .trainer))
+    }
+
+    /// What the display shows of the practice tools, at the beat at pulse `e`.
+    func publishPractice(at e: Int64, status: borrowing EngineStatus) {
+        let barLength = pattern.bar.meter.pulsesPerBar
+        if let m = map, m.active {
+            status.mapSection.store(Int(m.section), ordering: .relaxed)
+            status.mapSectionBar.store(Int((e - m.sectionStart) / barLength) + 1, ordering: .relaxed)
+        } else {
+            status.mapSection.store(-1, ordering: .relaxed)
+        }
+        status.gapMuted.store(gapMutes(at: e), ordering: .relaxed)
+        if let trainer = practice.trainer, let next = trainer.next(after: grid.tempo), practice.nextStep > e {
+            status.trainerBarsToStep.store(Int((practice.nextStep - e + barLength - 1) / barLength), ordering: .relaxed)
+            status.trainerNextHundredths.store(next.hundredths, ordering: .relaxed)
+        } else {
+            status.trainerBarsToStep.store(-1, ordering: .relaxed)
+        }
     }
 
     /// Whether the gap trainer silences the click at pulse `e`.

@@ -89,6 +89,8 @@ struct PracticeState: BitwiseCopyable {
     /// Between Start and the downbeat after the count-in; its first pulse.
     var countingIn = false
     var countInStart: Int64 = 0
+    /// The grid pulse of the trainer's next step.
+    var nextStep: Int64 = 0
 
     /// The clock waits for the count-in's end (unless asked for during it).
     func holdsClock(whileStopped: Bool) -> Bool { countingIn && !whileStopped && countIn?.sendsClock != true }
