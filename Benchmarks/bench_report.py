@@ -247,8 +247,14 @@ def render_rows(raw):
 
     def cell(v):
         return f"{fmt(v[0])} s ({v[1]}× realtime)" if v else "—"
-    return [[5, "offline export of one hour (wall time)", f"48 kHz 16-bit mono WAV, 4/4 at 133 BPM; {note}",
-             f"{cell(tactus)}; with 16ths {cell(sixteenths)}", f"klick -W: {cell(klick)}"]]
+    result = [[5, "offline export of one hour (wall time)", f"48 kHz 16-bit mono WAV, 4/4 at 133 BPM; {note}",
+               f"{cell(tactus)}; with 16ths {cell(sixteenths)}", f"klick -W: {cell(klick)}"]]
+    tactus_map, klick_map = rows.get("tactus render --map (the same map)"), rows.get("klick -W -f (1-hour map with ramps)")
+    if tactus_map or klick_map:
+        result.append([5, "offline export of a one-hour tempo map (wall time)",
+                       f"65 × (8 bars at 120, 120-160, 8 at 160, 3/4 160-120): 3 615 s, 48 kHz 16-bit mono WAV; {note}",
+                       f"tactus render --map: {cell(tactus_map)}", f"klick -W -f: {cell(klick_map)}"])
+    return result
 
 
 def alsa_rows(raw, runs):

@@ -75,7 +75,7 @@ extension Set where Element == Options.Command {
 
 /// The table of every option: the one place an option is declared.
 public enum OptionTable {
-    public static let all: [OptionSpec] = tempo + jack + clock + pressure + presets + alsa + display + render + general
+    public static let all: [OptionSpec] = tempo + jack + clock + pressure + presets + alsa + practice + display + render + general
 
     /// The options `command` takes, in table order.
     public static func options(of command: Options.Command) -> [OptionSpec] {
@@ -95,7 +95,7 @@ public enum OptionTable {
     static let meterAllowed = "N/D with N from 1 to 32 and D one of 1, 2, 4, 8, 16, 32 (e.g. 7/8)"
     /// The meters a completion offers first; any N/D of `meterAllowed` is taken.
     static let usualMeters = ["4/4", "3/4", "2/4", "6/8", "5/4", "7/8", "9/8", "12/8"]
-    static let accentsAllowed = "one symbol a beat: X accent, x normal, . silent (e.g. X.x.x..), up to 32"
+    static let accentsAllowed = "one symbol a beat: X accent, x normal, o soft, . silent (e.g. X.x.x..), up to 32"
 
     static let tempo: [OptionSpec] = {
         let subdivisions = Subdivision.allCases.map(\.rawValue).joined(separator: ", ")
@@ -108,7 +108,7 @@ public enum OptionTable {
                 guard let m = Meter(v) else { throw bad(n, v, meterAllowed) }
                 o.meter = m
             },
-            value("--accents", "a", "PATTERN", .playing, .tempo, "one symbol a beat: X accent, x normal, . silent (default X then x)", accentsAllowed) { o, v, n throws(OptionError) in
+            value("--accents", "a", "PATTERN", .playing, .tempo, "one symbol a beat: X accent, x normal, o soft, . silent (default X then x)", accentsAllowed) { o, v, n throws(OptionError) in
                 guard let a = AccentPattern(v) else { throw bad(n, v, accentsAllowed) }
                 o.accents = a
             },

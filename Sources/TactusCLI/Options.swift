@@ -88,6 +88,24 @@ public struct Options: Sendable {
     public var alsaControlFrom: [String] = []
     public var alsaLookaheadMilliseconds: Double = 5
 
+    // Tempo map.
+    /// `--map FILE`, klick's format; `tempoMap` is the map read from it (`MapFile`), from `--start-at`'s label on.
+    public var mapFile: String?
+    public var startAt: String?
+    public var mapLoop = false
+    public var tempoMap: TempoMap?
+
+    // Practice.
+    /// `--count-in BARS` (0: two beats).
+    public var countInBars: Int?
+    public var countInClock = false
+    /// `--trainer`, or klick's positional `80-120/10`; in the meter's beats once
+    /// `resolveQuarterNoteTempo` has run (klick's form counts quarter notes).
+    public var trainer: SpeedTrainer?
+    public var trainerInQuarterNotes = false
+    /// `--gap`, `--gap-random`, `--seed`.
+    public var gap = GapTrainer()
+
     // Display.
     /// nil: interactive when standard output is a terminal.
     public var interactive: Bool?

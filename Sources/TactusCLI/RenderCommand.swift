@@ -36,11 +36,18 @@ public enum RenderCommand {
         guard options.arguments.count == 1 else {
             throw OptionError("tactus: render needs exactly one output file: tactus render OUT.wav --seconds N")
         }
-        guard let seconds = options.seconds else {
-            throw OptionError("tactus: render needs --seconds N: the length of the click track")
-        }
         let sampleRate = options.sampleRate
-        let totalFrames = Int64((seconds * Double(sampleRate)).rounded())
+        let map = options.tempoMap.map { MapTimeline($0, loops: options.mapLoop, subdivision: options.subdivision ?? .none) }
+        defer { map?.deallocate() }
+        let totalFrames: Int64
+        if let seconds = options.seconds {
+            totalFrames = Int64((seconds * Double(sampleRate)).rounded())
+        } else if let map, !map.loops {
+            // The whole map, and the frame of its last bar line, where the Stop goes out.
+            totalFrames = Int64((map.seconds * Double(sampleRate)).rounded()) + 1
+        } else {
+            throw OptionError("tactus: render needs --seconds N: the length of the click track" + (map == nil ? "" : " (a looping map never ends)"))
+        }
         let settings: BarSettings
         if let bar { settings = bar } else { settings = try options.barSettings() }
         let sounds = try options.soundSet(sampleRate: sampleRate)
@@ -50,7 +57,8 @@ public enum RenderCommand {
         let configuration = EngineConfiguration(
             sampleRate: sampleRate, tempo: tempo ?? options.tempo ?? BPM(120), bar: settings, gains: gains,
             clockOffsetFrames: options.clock.offsetFrames(sampleRate: sampleRate),
-            clockWhileStopped: options.clock.sendWhileStopped, sendSongPosition: options.clock.sendSongPosition, muted: options.mute)
+            clockWhileStopped: options.clock.sendWhileStopped, sendSongPosition: options.clock.sendSongPosition, muted: options.mute,
+            map: map, countIn: options.countIn, trainer: options.trainer, gap: options.gapTrainer)
 
         let container = container ?? WAVContainer.needed(frames: totalFrames, channels: 1, format: options.wavFormat)
         let writer = try WAVWriter(path: options.arguments[0], sampleRate: sampleRate, format: options.wavFormat, container: container)

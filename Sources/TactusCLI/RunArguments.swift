@@ -5,7 +5,8 @@ import TactusCore
 /// A JACK port name always has a colon (`client:port`), so a word with one is a
 /// port the click is connected to. The others are klick's positional form,
 /// `[METER] TEMPO [PATTERN]` in klick's order (`klick [bars] [meter]
-/// tempo[-tempo2/accel] [pattern]`, klick(1)): `tactus 7/8 133 X.x.x..`. As in
+/// tempo[-tempo2/accel] [pattern]`, klick(1)): `tactus 7/8 133 X.x.x..`, and the
+/// speed trainer in the tempo's place (`tactus 80-120/10`). As in
 /// klick, that tempo counts quarter notes whatever the meter ("a beat always
 /// referring to quarter notes", klick's manual), so a klick user's command plays
 /// what it played there; `--bpm` counts the meter's unit. Any other word is a
@@ -32,10 +33,14 @@ enum RunArguments {
         }
         if let word = rest.first, word.first?.isNumber == true {
             if isSpeedTrainer(word) {
-                throw OptionError("tactus: '\(word)' is klick's speed trainer; Tactus has none yet: give one tempo (e.g. tactus 4/4 80)")
+                // klick's `80-120/10`: the same as --trainer, its tempi in quarter notes.
+                guard options.trainer == nil else { throw twice("speed trainer", word, "--trainer") }
+                options.trainer = try OptionTable.trainer(word, "the speed trainer")
+                options.trainerInQuarterNotes = true
+            } else {
+                guard options.tempo == nil else { throw twice("tempo", word, "--bpm") }
+                options.quarterNoteTempo = try OptionTable.bpm(word, "the tempo")
             }
-            guard options.tempo == nil else { throw twice("tempo", word, "--bpm") }
-            options.quarterNoteTempo = try OptionTable.bpm(word, "the tempo")
             rest = rest.dropFirst()
             if let pattern = rest.first, let accents = AccentPattern(pattern) {
                 guard options.accents == nil else { throw twice("accent pattern", pattern, "--accents") }
@@ -73,6 +78,7 @@ extension Options {
     /// Klick's quarter-note tempo as the meter's beats a minute: 7/8 at 133
     /// quarter notes is 266 eighths. Call once the meter is known (a preset may give it).
     public mutating func resolveQuarterNoteTempo(meter: Meter) throws(OptionError) {
+        try resolveTrainerQuarterNotes(meter: meter)
         guard let quarter = quarterNoteTempo else { return }
         let hundredths = Int(quarter.hundredths) * meter.beatUnit
         guard hundredths % 4 == 0, let tempo = BPM(exactly: Double(hundredths / 4) / 100) else {

@@ -80,6 +80,9 @@ public enum RunCommand {
                                    environment: environment, wakeup: metronome.wakeup) {
             links(metronome, alsa: alsa, alsaConnections: alsaConnections.current, dspLoad: &dspLoad)
         }
+        if options.tempoMap != nil || options.trainer != nil || options.gapTrainer != nil {
+            frontEnd.practice = (options.tempoMap, options.trainer != nil, options.gapTrainer != nil)
+        }
         do throws(OptionError) {
             alsa = try ALSAWiring.start(options, clockStream: clockStream, controlInput: alsaInput, wakeup: metronome.wakeup,
                                         log: alsaConnections.report)
@@ -172,7 +175,10 @@ public enum RunCommand {
         jack.engine = EngineConfiguration(sampleRate: FirstSoundSet.likelyRate, tempo: tempo ?? options.tempo ?? BPM(120), bar: settings,
                                           gains: gains, clockWhileStopped: options.clock.sendWhileStopped,
                                           sendSongPosition: options.clock.sendSongPosition, muted: options.mute,
-                                          feedbackNotes: options.feedbackMIDI ? .standard : nil)
+                                          feedbackNotes: options.feedbackMIDI ? .standard : nil,
+                                          // `--map`: laid out once, played from each Start, kept for the whole run.
+                                          map: options.tempoMap.map { MapTimeline($0, loops: options.mapLoop, subdivision: options.subdivision ?? .none) },
+                                          countIn: options.countIn, trainer: options.trainer, gap: options.gapTrainer)
         do {
             try jack.checkClockOffset()
         } catch {

@@ -33,6 +33,8 @@ public final class RunFrontEnd {
     private var nextLinkRefresh = ControlTime.zero
     /// How often the JACK and ALSA figures are read (they change seldom; the DSP load slowly).
     public var linkInterval: Int64 = 250_000
+    /// The tempo map (to name its entries) and whether a trainer or gap runs, for the display's practice row.
+    public var practice: (map: TempoMap?, trainer: Bool, gap: Bool)?
     /// How often the display model is built from the engine: the screen redraws at
     /// most 30 times a second, so looking more often only costs CPU.
     public var modelInterval: Int64 = 33_333
@@ -97,7 +99,7 @@ public final class RunFrontEnd {
         let drawn = now >= nextModel || !typed.isEmpty
         if drawn {
             nextModel = now + modelInterval
-            let model = DisplayModel(engine: engine.pointee, session: session, links: links)
+            let model = DisplayModel(engine: engine.pointee, session: session, links: links, practice: practice)
             screen?.show(model, at: now)
             changeLog?.show(model)
             var state = model

@@ -28,6 +28,13 @@ public enum Tactus {
         }
         if options.showHelp { print(options.commandGiven ? Help.text(for: options.command) : Help.text); return 0 }
         if options.showVersion { print(TactusVersion.lines.joined(separator: "\n")); return 0 }
+        do throws(OptionError) {
+            try options.checkPractice()
+            options.tempoMap = try MapFile.load(options)
+        } catch {
+            printError(error.message)
+            return OptionError.exitStatus
+        }
         var start: PresetStart?
         // The run mode always reads the preset list: Program Change, the deep press and `[` `]` walk it.
         if options.command == .run || (options.command == .render && (options.preset != nil || options.setlist != nil)) {
@@ -41,6 +48,8 @@ public enum Tactus {
         }
         do throws(OptionError) {
             try options.resolveQuarterNoteTempo(meter: options.meter ?? start?.preset?.preset.bar.meter ?? .fourFour)
+            // The speed trainer starts at its FROM tempo.
+            if let trainer = options.trainer { options.tempo = trainer.from }
         } catch {
             printError(error.message)
             return OptionError.exitStatus

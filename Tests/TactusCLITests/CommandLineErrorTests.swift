@@ -14,7 +14,7 @@ struct CommandLineErrorTests {
         (["--meter", "7/9"], "tactus: --meter '7/9' is not valid: N/D with N from 1 to 32 and D one of 1, 2, 4, 8, 16, 32 (e.g. 7/8)"),
         (["--meter", "33/4"], "tactus: --meter '33/4' is not valid: N/D with N from 1 to 32 and D one of 1, 2, 4, 8, 16, 32 (e.g. 7/8)"),
         (["-m", "four"], "tactus: -m 'four' is not valid: N/D with N from 1 to 32 and D one of 1, 2, 4, 8, 16, 32 (e.g. 7/8)"),
-        (["--accents", "X-x"], "tactus: --accents 'X-x' is not valid: one symbol a beat: X accent, x normal, . silent (e.g. X.x.x..), up to 32"),
+        (["--accents", "X-x"], "tactus: --accents 'X-x' is not valid: one symbol a beat: X accent, x normal, o soft, . silent (e.g. X.x.x..), up to 32"),
         (["--subdivision", "quintuplets"], "tactus: --subdivision 'quintuplets' is not valid: one of none, eighths, triplets, sixteenths, swing"),
         (["--gain", "20"], "tactus: --gain '20' is not valid: a gain in dB from -60 to 12"),
         (["--clock-offset", "-2500"], "tactus: --clock-offset '-2500' is not valid: milliseconds from -2000 to 2000, negative sends the clock early"),

@@ -63,9 +63,14 @@ struct CommandLineFirstHourTests {
         var waltz = try OptionParser.parse(["3/4", "96"])
         try waltz.resolveQuarterNoteTempo(meter: waltz.meter!)
         #expect(waltz.tempo == BPM(96) && waltz.meter == Meter("3/4") && waltz.arguments.isEmpty)
-        #expect(throws: OptionError("tactus: '80-120/10' is klick's speed trainer; Tactus has none yet: give one tempo (e.g. tactus 4/4 80)")) {
-            try OptionParser.parse(["80-120/10"])
-        }
+        // klick's speed trainer as it is: 80 to 120 quarter notes, a BPM faster every 10 bars (in 6/8: eighths, twice the numbers).
+        var trainer = try OptionParser.parse(["80-120/10"])
+        try trainer.resolveQuarterNoteTempo(meter: .fourFour)
+        #expect(trainer.trainer == SpeedTrainer(from: BPM(80), to: BPM(120), bars: 10, stepHundredths: 100))
+        var compound = try OptionParser.parse(["6/8", "80-120/10", "X..x.."])
+        try compound.resolveQuarterNoteTempo(meter: compound.meter!)
+        #expect(compound.trainer == SpeedTrainer(from: BPM(160), to: BPM(240), bars: 10, stepHundredths: 200))
+        #expect(compound.accents == AccentPattern("X..x.."))
         #expect(throws: OptionError("tactus: the tempo is given twice: '133' and --bpm")) { try OptionParser.parse(["-b", "90", "133"]) }
         // The start line says what klick's number became.
         #expect(StartLine.text(tempo: BPM(266), source: .klick(quarterNotes: BPM(133)), bar: try klick.barSettings(), startStopped: false)

@@ -20,7 +20,7 @@ struct PresetsFirstHourTests {
         #expect(out.status == 2)
         #expect(out.standardOutput.isEmpty)
         #expect(out.standardError.count == 3, "\(out.standardError)")
-        #expect(out.standardError.first == "\(many): accents: \"X.x\" has 3 beats but the meter 7/8 has 7; allowed: 7 symbols, one a beat: X accent, x normal, . silent")
+        #expect(out.standardError.first == "\(many): accents: \"X.x\" has 3 beats but the meter 7/8 has 7; allowed: 7 symbols, one a beat: X accent, x normal, o soft, . silent")
         #expect(out.standardError.dropFirst().first == "\(many): sounds.accent.sample: cannot read \(f.root)/missing.wav: No such file or directory; "
                 + "allowed: \"builtin\" or the path of a .wav file (absolute, ~/…, or relative to the preset file)")
         #expect(out.standardError.last?.hasPrefix("\(many): sounds.beat.sample: cannot read '\(f.root)/junk.wav': Format not recognised.") == true)

@@ -10,17 +10,7 @@ struct RenderCommandTests {
         NSTemporaryDirectory() + "tactus-render-\(UUID().uuidString)-\(name)"
     }
 
-    /// Onsets: a nonzero sample after at least 64 zero samples (a click is 35 ms of
-    /// a decaying cosine whose first sample is its peak, then exact silence).
-    func onsets(_ samples: [Float]) -> [Int] {
-        var result: [Int] = []
-        var zeros = 64
-        for (i, s) in samples.enumerated() {
-            if s != 0 && zeros >= 64 { result.append(i) }
-            zeros = s == 0 ? zeros + 1 : 0
-        }
-        return result
-    }
+    func onsets(_ samples: [Float]) -> [Int] { clickOnsets(samples) }
 
     @Test("The WAV file has the asked sample rate and length, and its onsets are on the 97.3 BPM grid", arguments: [44_100, 48_000, 96_000])
     func wavReadBack(sampleRate: Int) throws {

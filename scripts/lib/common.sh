@@ -40,7 +40,9 @@ BUILD_PACKAGES=(pkg-config libjack-jackd2-dev libasound2-dev libsndfile1-dev jac
     tmux
     # The LV2 plugin: its headers, and the tests' hosts and validators (lv2ls/lv2info,
     # sord_validate, jalv).
-    lv2-dev lilv-utils sordi jalv)
+    lv2-dev lilv-utils sordi jalv
+    # The tempo map tests compare `tactus render --map` with `klick -W`.
+    klick)
 
 # What scripts/bench adds: the peers, callgrind, the plot.
 BENCH_PACKAGES=(klick jack-midi-clock valgrind gnuplot-nox python3)

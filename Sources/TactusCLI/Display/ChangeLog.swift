@@ -23,7 +23,7 @@ import TactusCore
 /// Line words, in the order they come within one moment: `jack connected …`,
 /// `jack lost …`, `jack rate …`, `jack period …`, `connected …`, `disconnected …`,
 /// `preset …`, `meter …`, `tempo …`, `running`, `stopped`, `muted`, `unmuted`,
-/// `clock offset …`, `xruns N (+K)`, `message …`.
+/// `clock offset …`, `xruns N (+K)`, `section …`, `trainer …`, `gap on|off`, `message …`.
 public struct ChangeLog: Sendable {
     private var previous: DisplayModel?
     private var loggedTempo: BPM?
@@ -90,7 +90,19 @@ public struct ChangeLog: Sendable {
             if case .connected(let a)? = old?.jack, a.server == b.server { earlier = a.xruns }
             if b.xruns > earlier { out.append("xruns \(b.xruns) (+\(b.xruns - earlier))") }
         }
+        out += Self.practiceChanges(from: old?.practice, to: m.practice)
         if let message = m.message, message != old?.message { out.append("message \(message)") }
+        return out
+    }
+
+    /// `section LABEL` when a map entry begins, `trainer TEMPO` when the
+    /// trainer's tempo moves, `gap on` / `gap off` when a gap bar begins and ends.
+    static func practiceChanges(from old: PracticeView?, to new: PracticeView?) -> [String] {
+        guard let new else { return [] }
+        var out: [String] = []
+        if let section = new.section, section != old?.section || new.sectionBar < (old?.sectionBar ?? 0) { out.append("section \(section)") }
+        if let tempo = new.trainerTempo, tempo != old?.trainerTempo { out.append("trainer \(tempo) BPM") }
+        if new.gapMuted != (old?.gapMuted ?? false) { out.append(new.gapMuted ? "gap on" : "gap off") }
         return out
     }
 

@@ -30,11 +30,13 @@ public struct DisplayModel: Hashable, Sendable {
     public var clockOffsetMilliseconds: Double
     /// The last thing said to the player (a refused preset, a stuck key); kept until replaced.
     public var message: String?
+    /// Tempo map, trainer and gap (nil: none of them runs).
+    public var practice: PracticeView?
 
     public init(tempo: BPM, meter: Meter = .fourFour, accents: AccentPattern? = nil, running: Bool = false, muted: Bool = false,
                 bar: Int = 0, beat: Int = 0, beatAccent: Accent = .accent, pressure: PressureStatus? = nil,
                 preset: PresetPosition? = nil, jack: JackView = .waiting(server: nil), connections: [MIDIConnection] = [],
-                alsaActive: Bool = false, clockOffsetMilliseconds: Double = 0, message: String? = nil) {
+                alsaActive: Bool = false, clockOffsetMilliseconds: Double = 0, message: String? = nil, practice: PracticeView? = nil) {
         self.tempo = tempo
         self.meter = meter
         self.accents = accents ?? .standard(beats: meter.beatsPerBar)
@@ -50,6 +52,7 @@ public struct DisplayModel: Hashable, Sendable {
         self.alsaActive = alsaActive
         self.clockOffsetMilliseconds = clockOffsetMilliseconds
         self.message = message
+        self.practice = practice
     }
 }
 

@@ -20,7 +20,9 @@ extension DisplayModel {
     /// What the display shows now, on the control thread: the tempo asked for,
     /// the beat the engine last played, the bar it plays, the pressure
     /// controller's state, the preset, and the links.
-    public init<Clock: ControlClock>(engine: borrowing EngineControl, session: ControlSession<Clock>, links: LinkStatus) {
+    /// `practice`: the tempo map (to name its entries) and whether a trainer or gap runs.
+    public init<Clock: ControlClock>(engine: borrowing EngineControl, session: ControlSession<Clock>, links: LinkStatus,
+                                     practice: (map: TempoMap?, trainer: Bool, gap: Bool)? = nil) {
         let status = session.loop.controller.status
         let bar = session.heardBar
         let beatsPerBar = bar.meter.beatsPerBar
@@ -30,6 +32,7 @@ extension DisplayModel {
                   bar: engine.status.bar.load(ordering: .acquiring), beat: beat <= beatsPerBar ? beat : 0,
                   beatAccent: Accent(rawValue: engine.status.lastAccent.load(ordering: .acquiring)) ?? .normal,
                   pressure: status, preset: session.presetPosition, jack: links.jack, connections: links.connections,
-                  alsaActive: links.alsaActive, clockOffsetMilliseconds: session.clockOffsetMilliseconds, message: session.message)
+                  alsaActive: links.alsaActive, clockOffsetMilliseconds: session.clockOffsetMilliseconds, message: session.message,
+                  practice: practice.map { PracticeView(status: engine.status, map: $0.map, trainer: $0.trainer) })
     }
 }

@@ -80,6 +80,9 @@ public struct ScreenRenderer: Sendable {
             .blank,
             forceRow(m),
             deepPressRow(m),
+        ]
+        if let practice = m.practice { rows.append(Row(.high, [label("practice"), Span(text: practice.text)])) }
+        rows += [
             .blank,
             presetRow(m),
             jackRow(m),

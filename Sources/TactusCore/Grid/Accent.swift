@@ -3,13 +3,20 @@ public enum Accent: UInt8, Sendable, Hashable, CaseIterable, BitwiseCopyable {
     case silent = 0
     case normal = 1
     case accent = 2
+    /// Between silent and normal: the beat sound at `Accent.softGain` (klick has no such level).
+    case soft = 3
 
-    /// The notation of `--accents` and presets: `X` accent, `x` normal, `.` silent.
+    /// A soft beat's gain against a normal one (−6 dB).
+    public static let softGain: Float = 0.5
+
+    /// The notation of `--accents`, presets and tempo maps: `X` accent, `x` normal, `o` soft, `.` silent
+    /// (klick's `X`, `x` and `.` keep their meaning).
     public var symbol: Character {
         switch self {
         case .silent: "."
         case .normal: "x"
         case .accent: "X"
+        case .soft: "o"
         }
     }
 
@@ -18,6 +25,7 @@ public enum Accent: UInt8, Sendable, Hashable, CaseIterable, BitwiseCopyable {
         case "X": self = .accent
         case "x": self = .normal
         case ".": self = .silent
+        case "o": self = .soft
         default: return nil
         }
     }

@@ -26,7 +26,7 @@ enum PresetSchema {
                 let meter = draft.preset.bar.meter
                 guard let accents = draft.accents, accents.count != meter.beatsPerBar else { return nil }
                 return ("\"\(accents)\" has \(accents.count) beat\(accents.count == 1 ? "" : "s") but the meter \(meter) has \(meter.beatsPerBar)",
-                        "\(meter.beatsPerBar) symbols, one a beat: X accent, x normal, . silent")
+                        "\(meter.beatsPerBar) symbols, one a beat: X accent, x normal, o soft, . silent")
             },
         ])
     }
@@ -108,7 +108,7 @@ extension FieldFormat where T == Meter {
 
 extension FieldFormat where T == AccentPattern {
     static var accents: FieldFormat {
-        FieldFormat(allowed: "one symbol a beat of the meter: X accent, x normal, . silent (e.g. \"X.x.x..\")", read: { json throws(FieldProblem) in
+        FieldFormat(allowed: "one symbol a beat of the meter: X accent, x normal, o soft, . silent (e.g. \"X.x.x..\")", read: { json throws(FieldProblem) in
             guard case .string(let s) = json else { throw .found(json) }
             if let (index, symbol) = s.enumerated().first(where: { Accent(symbol: $0.element) == nil }) {
                 throw FieldProblem("\(json.excerpt) has the unknown symbol '\(symbol)' at beat \(index + 1)")

@@ -5,6 +5,11 @@ enum ScheduledChange: BitwiseCopyable {
     /// A new bar (meter, accents, subdivision), with the tempo, sounds and gains
     /// that ride on it (a preset switch), at a bar line or a beat.
     case bar(BarChange)
+    /// A tempo map's segment (its index in the `MapTimeline`) from this pulse:
+    /// its tempo curve, and at an entry's first bar line its meter, pattern and volume.
+    case section(Int32)
+    /// A speed trainer step on a bar line, from the tempo playing there.
+    case trainer
     /// Start, Continue or a move of the song position, on a clock tick.
     case transport(TransportChange)
 
@@ -14,12 +19,14 @@ enum ScheduledChange: BitwiseCopyable {
         switch self {
         case .tempo: .tempo
         case .bar: .bar
+        case .section: .section
+        case .trainer: .trainer
         case .transport: .transport
         }
     }
 
     enum Kind: Int, BitwiseCopyable {
-        case tempo, bar, transport
+        case tempo, bar, section, trainer, transport
     }
 }
 
@@ -38,6 +45,8 @@ enum TransportChange: BitwiseCopyable {
     case resume
     /// Stop, Song Position, Continue at a new position (a locate while running).
     case relocate
+    /// The tempo map's end: Stop and Song Position, on its last bar line.
+    case end
 }
 
 struct AgendaEntry: BitwiseCopyable {
@@ -97,7 +106,7 @@ struct Agenda: ~Copyable {
     }
 
     /// Takes the first change if it is due at `pulse` and of a kind in `kinds`
-    /// (by their raw range: `.tempo ... .bar` bends the grid).
+    /// (by their raw range: `.tempo ... .trainer` bends the grid).
     mutating func takeFirst(at pulse: Int64, through last: ScheduledChange.Kind) -> ScheduledChange? {
         guard count > 0, entries[0].pulse == pulse, entries[0].change.kind.rawValue <= last.rawValue else { return nil }
         let change = entries[0].change

@@ -26,14 +26,15 @@ struct ClickOutput: ~Copyable {
 
     /// A click of `sound` at grid frame `gridFrame`; one whose output frame has
     /// passed (skipped cycles) is dropped: a late click is off the beat.
-    mutating func click(_ sound: ClickSound, gridFrame: Int64, blockStart: Int64, status: borrowing EngineStatus) {
+    /// `scale` multiplies its gain (a count-in's quieter accent).
+    mutating func click(_ sound: ClickSound, gridFrame: Int64, blockStart: Int64, status: borrowing EngineStatus, scale: Float = 1) {
         guard !muted else { return }
         let frame = gridFrame + delay
         if frame < blockStart {
             status.droppedEvents.add(1, ordering: .relaxed)
             return
         }
-        if queue.append(TimedClick(frame: frame, sound: sound)) {
+        if queue.append(TimedClick(frame: frame, sound: sound, scale: scale)) {
             status.clicksPlayed.add(1, ordering: .relaxed)
         } else {
             status.droppedEvents.add(1, ordering: .relaxed)
@@ -98,7 +99,7 @@ struct ClickOutput: ~Copyable {
                 apply(scheduled, retired: retired)
                 scheduled = SoundChange()
             } else if let click = queue.first {
-                clickVoices.start(click.sound, gain: gains.gain(for: click.sound))
+                clickVoices.start(click.sound, gain: gains.gain(for: click.sound) * click.scale)
                 queue.removeFirst()
             }
         }
@@ -128,6 +129,7 @@ struct ClickOutput: ~Copyable {
 struct TimedClick: BitwiseCopyable {
     var frame: Int64
     var sound: ClickSound
+    var scale: Float = 1
 }
 
 /// A preset's sounds and gains riding on a bar change, each nil when unchanged.

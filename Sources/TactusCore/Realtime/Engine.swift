@@ -34,6 +34,10 @@ public struct Engine: ~Copyable {
     /// Where the last block ended: a block that starts there (no skipped cycles)
     /// cannot have anything too late to send, and skips the check.
     var lastBlockEnd: Int64 = .min
+    /// The tempo map the song plays from its Start, if any (`EngineMap.swift`).
+    var map: MapPlayback?
+    /// Count-in, speed trainer, gap trainer (`EnginePractice.swift`).
+    var practice = PracticeState()
 
     public init(configuration c: EngineConfiguration, sounds: SoundSet) {
         sampleRate = c.sampleRate
@@ -44,6 +48,8 @@ public struct Engine: ~Copyable {
         clockWhileStopped = c.clockWhileStopped
         sendSongPosition = c.sendSongPosition
         setClockOffset(c.clockOffsetFrames)
+        map = c.map.map { MapPlayback(timeline: $0, baseGains: c.gains) }
+        practice = PracticeState(countIn: c.countIn, trainer: c.trainer, gap: c.gap)
     }
 
 
@@ -115,28 +121,38 @@ public struct Engine: ~Copyable {
             var e = nextClock
             if song.running {
                 e = min(e, song.gridPulse(barRelative: pattern.nextClickPulse(atOrAfter: song.barRelative(cursor), tempo: grid.tempo)))
+            } else if practice.countingIn {
+                e = min(e, nextCountInBeat(atOrAfter: cursor))
             }
             if let due = agenda.first?.pulse { e = min(e, due) }
             // Tempo and bar bend the grid at e before its frame is known.
-            while let change = agenda.takeFirst(at: e, through: .bar) {
+            while let change = agenda.takeFirst(at: e, through: .trainer) {
                 switch change {
                 case .tempo(let t): grid.change(tempo: t, at: e)
                 case .bar(let bar): applyBar(bar, at: e, status: status, retired: retired)
+                case .section(let index): applySegment(Int(index), at: e, retired: retired)
+                case .trainer: stepTrainer(at: e)
                 case .transport: break
                 }
             }
             let gridFrame = grid.frame(of: e)
             if gridFrame >= blockEnd { break }
             if case .transport(let t)? = agenda.takeFirst(at: e, through: .transport) {
-                startSong(t, at: e, gridFrame: gridFrame)
+                startSong(t, at: e, gridFrame: gridFrame, retired: retired)
+                // The map's end stopped the song (and the clock, unless it runs while stopped).
+                if !rolling { break }
             }
-            if e % Grid.pulsesPerClock == 0 {
+            if e % Grid.pulsesPerClock == 0 && !practice.holdsClock(whileStopped: clockWhileStopped) {
                 midi.flushNoteOffs(before: gridFrame + midi.delay + 1)
                 midi.emitClock(gridFrame: gridFrame, blockStart: blockStart, status: status)
                 status.clocksSent.add(1, ordering: .relaxed)
                 song.clocksSent()
             }
-            if song.running { clickIfAny(at: e, gridFrame: gridFrame, blockStart: blockStart, status: status) }
+            if song.running {
+                clickIfAny(at: e, gridFrame: gridFrame, blockStart: blockStart, status: status)
+            } else if practice.countingIn {
+                countInClick(at: e, gridFrame: gridFrame, blockStart: blockStart, status: status)
+            }
             cursor = e + 1
         }
     }
@@ -171,11 +187,15 @@ public struct Engine: ~Copyable {
     }
 
     /// Start, Continue or a relocation, on the clock tick at pulse `e`.
-    mutating func startSong(_ change: TransportChange, at e: Int64, gridFrame: Int64) {
+    mutating func startSong(_ change: TransportChange, at e: Int64, gridFrame: Int64, retired: borrowing SPSCRing<SoundSet>) {
         switch change {
         case .start:
+            // A count-in first: the song's Start waits for the downbeat after it.
+            if beginCountIn(at: e) { return }
             song.start(at: e)
             midi.emit(.start, gridFrame: gridFrame)
+            beginMap(at: e, gridFrame: gridFrame, retired: retired)
+            beginTrainer(at: e)
         case .resume:
             song.resume(at: e)
             sendSongPositionPointer(at: gridFrame)
@@ -185,26 +205,33 @@ public struct Engine: ~Copyable {
             song.resume(at: e)
             sendSongPositionPointer(at: gridFrame)
             midi.emit(.continue, gridFrame: gridFrame)
+        case .end:
+            endMap(at: gridFrame)
         }
     }
 
     mutating func clickIfAny(at e: Int64, gridFrame: Int64, blockStart: Int64, status: borrowing EngineStatus) {
         guard let hit = pattern.hit(atBarRelative: song.barRelative(e), tempo: grid.tempo) else { return }
         let sound: ClickSound
+        var scale: Float = 1
         switch hit {
         case .beat(let index, let accent):
             status.bar.store(song.barNumber(at: e, pulsesPerBar: pattern.bar.meter.pulsesPerBar), ordering: .relaxed)
             status.beat.store(index + 1, ordering: .relaxed)
             status.lastAccent.store(accent.rawValue, ordering: .relaxed)
+            publishPractice(at: e, status: status)
             switch accent {
             case .silent: return
             case .normal: sound = .beat
             case .accent: sound = .accent
+            case .soft: sound = .beat; scale = Accent.softGain
             }
         case .subdivision:
             sound = .subdivision
         }
-        audio.click(sound, gridFrame: gridFrame, blockStart: blockStart, status: status)
+        // A gap bar: the beat is counted and shown, its click silent.
+        guard !gapMutes(at: e) else { return }
+        audio.click(sound, gridFrame: gridFrame, blockStart: blockStart, status: status, scale: scale)
     }
 }
 

@@ -105,11 +105,14 @@ extension Engine {
     mutating func stop(at blockStart: Int64, control: borrowing EngineControl) {
         if agenda.entry(.transport) != nil && !song.running {
             _ = agenda.remove(.transport)
+            stopPractice()
             if !clockWhileStopped { rolling = false }
             return
         }
         guard song.running else { return }
         song.stop()
+        stopMap()
+        stopPractice()
         _ = agenda.remove(.transport)
         // A pending bar change never reached its bar line: it becomes the new song's setting.
         if case .bar(let change)? = agenda.remove(.bar)?.change {

@@ -9,7 +9,8 @@ extension Engine {
             sampleRate: rate, tempo: bar?.tempo ?? pendingTempo ?? grid.tempo, bar: bar?.settings ?? pattern.bar,
             gains: bar?.sound.gains ?? audio.scheduled.gains ?? audio.gains,
             clockOffsetFrames: Int32(clamping: scaledOffset(toRate: rate)),
-            clockWhileStopped: clockWhileStopped, sendSongPosition: sendSongPosition, muted: audio.muted, feedbackNotes: midi.feedbackNotes)
+            clockWhileStopped: clockWhileStopped, sendSongPosition: sendSongPosition, muted: audio.muted, feedbackNotes: midi.feedbackNotes,
+            map: map?.timeline, countIn: practice.countIn, trainer: practice.trainer, gap: practice.gap)
     }
 
     /// Goes on at another sample rate (a JACK server restarted at a new rate)
@@ -30,6 +31,8 @@ extension Engine {
         audio.resample(sounds: sounds, continuingAt: frame, ratio: ratio, freed: freed)
         midi.resample(continuingAt: frame, ratio: ratio, maximumLateness: MaximumLateness.frames(atSampleRate: rate))
         grid.resample(to: rate, pulse: cursor, continuingAt: frame)
+        // The map's exact positions were laid at the old rate: the song goes on at the tempo reached.
+        stopMap()
         setClockOffset(Int32(clamping: offset))
         sampleRate = rate
     }

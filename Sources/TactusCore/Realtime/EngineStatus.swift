@@ -27,6 +27,15 @@ public struct EngineStatus: ~Copyable, @unchecked Sendable {
     public let frame = Atomic<Int64>(0)
     /// Bumped whenever the engine applied a bar change (preset switch).
     public let barChanges = Atomic<Int>(0)
+    /// The practice tools at the last beat heard (`EnginePractice.publishPractice`):
+    /// the tempo map's entry (index, −1: no map plays) and the bar within it (from 1),
+    /// whether the bar is a gap bar, the speed trainer's bars to its next step
+    /// (−1: no trainer, or holding) and the tempo it will step to, in hundredths.
+    public let mapSection = Atomic<Int>(-1)
+    public let mapSectionBar = Atomic<Int>(0)
+    public let gapMuted = Atomic<Bool>(false)
+    public let trainerBarsToStep = Atomic<Int>(-1)
+    public let trainerNextHundredths = Atomic<Int32>(0)
 
     public init() {}
 }

@@ -11,12 +11,15 @@
 enum GridMapping: BitwiseCopyable {
     case exact(GridAnchor)
     case measured(MeasuredMapping)
+    /// A tempo map's segment: a tempo linear in beats, integrated (`RampMapping`).
+    case ramp(RampMapping)
 
     /// The frame of `pulse` (at or after the mapping's own pulse).
     func frame(of pulse: Int64) -> Int64 {
         switch self {
         case .exact(let anchor): anchor.frame(of: pulse)
         case .measured(let map): map.frame(of: pulse)
+        case .ramp(let ramp): ramp.frame(of: pulse)
         }
     }
 
@@ -25,6 +28,7 @@ enum GridMapping: BitwiseCopyable {
         switch self {
         case .exact(let anchor): anchor.pulse(atOrBefore: frame)
         case .measured(let map): map.pulse(atOrBefore: frame)
+        case .ramp(let ramp): ramp.pulse(atOrBefore: frame)
         }
     }
 }

@@ -49,6 +49,14 @@ struct TempoGrid: BitwiseCopyable {
         tempo = BPM(hundredths: Int32(clamping: floorToInt64(min(hundredths, 1e7) + 0.5)))
     }
 
+    /// A tempo map's segment from its first pulse on; `tempo` (the meter's beats
+    /// a minute at its start) is kept for the status and the 300 BPM rule.
+    mutating func follow(_ ramp: RampMapping, tempo newTempo: BPM, pulsesPerBeat newBeat: Int64) {
+        mapping = .ramp(ramp)
+        tempo = newTempo
+        pulsesPerBeat = newBeat
+    }
+
     /// The same grid at another sample rate, continuing at `frame`: the next
     /// pulse `pulse` lands where it would have, scaled to the new rate.
     mutating func resample(to rate: Int, pulse: Int64, continuingAt frame: Int64) {

@@ -114,7 +114,7 @@ struct PresetSwitchingTests {
         folder.write("seven.json", #"{ "format": 1, "name": "Seven", "tempo": 133, "meter": "7/8", "accents": "X.x" }"#)
         let outcome = switcher.next(control: h.control.pointee)
         #expect(outcome == .refused(PresetError(file: sevenFile, path: "accents", problem: "\"X.x\" has 3 beats but the meter 7/8 has 7",
-                                                allowed: "7 symbols, one a beat: X accent, x normal, . silent")))
+                                                allowed: "7 symbols, one a beat: X accent, x normal, o soft, . silent")))
         #expect(switcher.current?.file == fourFile)
         #expect(h.control.pointee.commands.count == 0)
         h.render(until: 200_000)

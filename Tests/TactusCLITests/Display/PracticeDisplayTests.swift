@@ -1,0 +1,56 @@
+import Testing
+@testable import TactusCLI
+import TactusCore
+
+/// The practice row of the display and the practice lines of the change log.
+@Suite("Practice on the display and in the change log")
+struct PracticeDisplayTests {
+    @Test("The practice row: the map's label and bar within it, the trainer's next step, a gap bar as muted")
+    func practiceRow() {
+        let view = PracticeView(section: "verse", sectionBar: 2, sectionBars: 8, trainerStep: (BPM.Difference(hundredths: 100), 3), trainerTempo: BPM(81),
+                                gapMuted: true)
+        let lines = ScreenRenderer(width: 80, height: 24).render(DisplayModel(tempo: BPM(81), practice: view))
+        #expect(lines.contains { $0.hasPrefix("practice") && $0.hasSuffix("section verse bar 2/8  trainer +1 in 3 bars  gap bar (muted)") })
+        #expect(PracticeView(trainerStep: (BPM.Difference(hundredths: -250), 1), trainerTempo: BPM(90)).text == "trainer -2.50 in 1 bar")
+        #expect(PracticeView(trainerTempo: BPM(120)).text == "trainer holding")
+        #expect(!ScreenRenderer(width: 80, height: 24).render(DisplayModel(tempo: BPM(81))).contains { $0.hasPrefix("practice") })
+    }
+
+    @Test("The change log: section LABEL, trainer TEMPO, gap on|off, each once when it changes")
+    func changeLogLines() {
+        var log = ChangeLog()
+        _ = log.changes(to: DisplayModel(tempo: BPM(80), practice: PracticeView(section: "intro", sectionBar: 1, sectionBars: 4, trainerTempo: BPM(80))))
+        #expect(log.changes(to: DisplayModel(tempo: BPM(80), practice: PracticeView(section: "intro", sectionBar: 2, sectionBars: 4,
+                                                                                       trainerTempo: BPM(80)))) == [])
+        #expect(log.changes(to: DisplayModel(tempo: BPM(80), practice: PracticeView(section: "verse", sectionBar: 1, sectionBars: 8,
+                                                                                       trainerTempo: BPM(81), gapMuted: true)))
+                == ["section verse", "trainer 81 BPM", "gap on"])
+        #expect(log.changes(to: DisplayModel(tempo: BPM(80), practice: PracticeView(section: "verse", sectionBar: 2, sectionBars: 8,
+                                                                                       trainerTempo: BPM(81)))) == ["gap off"])
+        // A looping map's entry again from its first bar is a new section line.
+        #expect(log.changes(to: DisplayModel(tempo: BPM(80), practice: PracticeView(section: "verse", sectionBar: 1, sectionBars: 8,
+                                                                                       trainerTempo: BPM(81)))) == ["section verse"])
+    }
+
+    @Test("The engine publishes the map entry and bar, the trainer's step and the gap at each beat")
+    func engineStatus() {
+        let map = TempoMap(sections: [MapSection(label: "a", bars: 2, tempo: .constant(120)), MapSection(bars: 3, tempo: .constant(120))])
+        let timeline = MapTimeline(map)
+        defer { timeline.deallocate() }
+        let control = UnsafeMutablePointer<EngineControl>.allocate(capacity: 1)
+        control.initialize(to: EngineControl())
+        defer { control.deinitialize(count: 1); control.deallocate() }
+        let sounds = SoundSet.synthesized(sampleRate: 48_000)
+        defer { sounds.deallocate() }
+        var engine = Engine(configuration: EngineConfiguration(sampleRate: 48_000, map: timeline, gap: GapTrainer(play: 2, mute: 1)), sounds: sounds)
+        var events = MIDIEventBuffer(capacity: 1024)
+        control.pointee.commands.push(.start)
+        // Into bar 3 (the second entry's first bar, a gap bar: 2 heard, 1 silent).
+        engine.render(frames: 2 * 96_000 + 1_000, at: 0, control: control.pointee, click: nil, feedback: nil, events: &events)
+        var view = PracticeView(status: control.pointee.status, map: map, trainer: false)
+        #expect(view.section == "entry 2" && view.sectionBar == 1 && view.sectionBars == 3 && view.gapMuted)
+        engine.render(frames: 96_000, at: 2 * 96_000 + 1_000, control: control.pointee, click: nil, feedback: nil, events: &events)
+        view = PracticeView(status: control.pointee.status, map: map, trainer: false)
+        #expect(view.section == "entry 2" && view.sectionBar == 2 && !view.gapMuted)
+    }
+}
