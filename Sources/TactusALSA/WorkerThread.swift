@@ -1,4 +1,5 @@
 import CALSAShims
+import TactusCore
 import Glibc
 
 /// A named POSIX thread that can be joined: the ALSA clock and input threads run
@@ -17,7 +18,8 @@ final class WorkerThread {
     /// Starts `run` on a new thread named `name` (at most 15 bytes show in `top -H`).
     init(name: String, run: @escaping @Sendable () -> Void) {
         let body = Unmanaged.passRetained(Body(name: name, run: run)).toOpaque()
-        let result = pthread_create(&thread, nil, { argument in
+        var attributes = ThreadStack.attributes()
+        let result = pthread_create(&thread, &attributes, { argument in
             let body = Unmanaged<Body>.fromOpaque(argument!).takeRetainedValue()
             _ = tactus_set_thread_name(body.name)
             body.run()

@@ -29,6 +29,8 @@ struct ProcessContext: ~Copyable {
     /// The MIDI events of one cycle, reused every cycle.
     var events = MIDIEventBuffer(capacity: 1024)
     var timeline = FrameTimeline()
+    /// CLOCK_MONOTONIC − jack2's clock, read every 64 cycles (`RealtimeJack.cycleTimes`).
+    var rawClockOffset = RawClockOffset()
     /// Running status and real-time interleaving across events (MIDI 1.0 receiver rules).
     var parser = MIDIParser()
     /// Where the last rendered block ended, so a new server continues from there.
@@ -64,7 +66,7 @@ enum ProcessCycle {
         guard let client = context.pointee.client, let ports = context.pointee.ports else { return }
         let sampleRate = context.pointee.engine.sampleRate
         let shared = context.pointee.shared
-        let times = RealtimeJack.cycleTimes(client, frames: frames, sampleRate: sampleRate)
+        let times = RealtimeJack.cycleTimes(client, frames: frames, sampleRate: sampleRate, offset: &context.pointee.rawClockOffset)
         // JACK's DLL-filtered period follows the card's real rate (FrameClockReference).
         let microsecondsPerFrame = times.nextMicroseconds > times.microseconds
             ? Double(times.nextMicroseconds - times.microseconds) / Double(frames)

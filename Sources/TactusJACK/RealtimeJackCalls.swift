@@ -22,22 +22,30 @@ enum RealtimeJack {
     /// every other stamp in Tactus (ALSA input, keys, the control thread, the
     /// ALSA queue), is slewed, so the two drift apart: 100 ms after half an hour
     /// on a virtual machine, enough to move every pressure step. The cycle's
-    /// times are moved by the difference of the two clocks read here, together
-    /// (`clock_gettime` is a vDSO read: no system call, no lock).
+    /// times are moved by the difference of the two clocks (`RawClockOffset`),
+    /// read again every 64 cycles: the kernel slews by at most 500 ppm, so the
+    /// difference moves by less than 0.2 ms between two readings at a period of
+    /// 256 frames, and the two reads stay off most cycles.
     @inline(__always) @_noLocks @_noAllocation
-    static func cycleTimes(_ client: OpaquePointer, frames: jack_nframes_t, sampleRate: Int) -> (frame: jack_nframes_t, microseconds: Int64, nextMicroseconds: Int64) {
+    static func cycleTimes(_ client: OpaquePointer, frames: jack_nframes_t, sampleRate: Int,
+                           offset: inout RawClockOffset) -> (frame: jack_nframes_t, microseconds: Int64, nextMicroseconds: Int64) {
         _unsafePerformance {
             var frame: jack_nframes_t = 0
             var now: jack_time_t = 0
             var next: jack_time_t = 0
             var period: Float = 0
-            var monotonic = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &monotonic)
-            let offset = Int64(monotonic.tv_sec) * 1_000_000 + Int64(monotonic.tv_nsec) / 1_000 - Int64(jack_get_time())
-            if jack_get_cycle_times(client, &frame, &now, &next, &period) == 0 { return (frame, Int64(now) + offset, Int64(next) + offset) }
+            if offset.cyclesLeft <= 0 {
+                var monotonic = timespec()
+                clock_gettime(CLOCK_MONOTONIC, &monotonic)
+                offset.microseconds = Int64(monotonic.tv_sec) * 1_000_000 + Int64(monotonic.tv_nsec) / 1_000 - Int64(jack_get_time())
+                offset.cyclesLeft = RawClockOffset.cyclesBetweenReadings
+            }
+            offset.cyclesLeft -= 1
+            let difference = offset.microseconds
+            if jack_get_cycle_times(client, &frame, &now, &next, &period) == 0 { return (frame, Int64(now) + difference, Int64(next) + difference) }
             // A server without the DLL times still has the frame and the clock.
             frame = jack_last_frame_time(client)
-            let start = Int64(jack_get_time()) + offset
+            let start = Int64(jack_get_time()) + difference
             return (frame, start, start + Int64(Double(frames) * 1_000_000 / Double(sampleRate)))
         }
     }
@@ -64,4 +72,12 @@ enum RealtimeJack {
     static func reserve(_ buffer: UnsafeMutableRawPointer, _ offset: jack_nframes_t, _ size: Int) -> UnsafeMutablePointer<jack_midi_data_t>? {
         _unsafePerformance { jack_midi_event_reserve(buffer, offset, size) }
     }
+}
+
+/// CLOCK_MONOTONIC minus jack2's CLOCK_MONOTONIC_RAW, in µs, and the cycles
+/// until it is read again (`RealtimeJack.cycleTimes`).
+struct RawClockOffset: BitwiseCopyable {
+    static let cyclesBetweenReadings = 64
+    var microseconds: Int64 = 0
+    var cyclesLeft = 0
 }

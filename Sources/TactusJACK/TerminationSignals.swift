@@ -45,7 +45,8 @@ public enum TerminationSignals {
             self.wakeup = wakeup
             let box = Unmanaged.passRetained(self)
             var handle = pthread_t()
-            let started = pthread_create(&handle, nil, { argument in
+            var attributes = ThreadStack.attributes()
+            let started = pthread_create(&handle, &attributes, { argument in
                 let watcher = Unmanaged<Watcher>.fromOpaque(argument!).takeRetainedValue()
                 var signals = TerminationSignals.set()
                 var received: Int32 = 0

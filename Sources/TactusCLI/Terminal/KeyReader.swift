@@ -44,7 +44,8 @@ public final class KeyReader: @unchecked Sendable {
         guard thread == nil else { return }
         let box = Unmanaged.passRetained(self)
         var handle = pthread_t()
-        let started = pthread_create(&handle, nil, { argument in
+        var attributes = ThreadStack.attributes()
+        let started = pthread_create(&handle, &attributes, { argument in
             let reader = Unmanaged<KeyReader>.fromOpaque(argument!).takeRetainedValue()
             reader.run()
             return nil

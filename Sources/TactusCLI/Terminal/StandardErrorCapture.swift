@@ -1,4 +1,5 @@
 import Synchronization
+import TactusCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -35,7 +36,8 @@ public final class StandardErrorCapture: @unchecked Sendable {
         readEnd = ends[0]
         let box = Unmanaged.passRetained(self)
         var handle = pthread_t()
-        if pthread_create(&handle, nil, { argument in
+        var attributes = ThreadStack.attributes()
+        if pthread_create(&handle, &attributes, { argument in
             let capture = Unmanaged<StandardErrorCapture>.fromOpaque(argument!).takeRetainedValue()
             capture.run()
             return nil

@@ -11,9 +11,10 @@ struct ClickOutput: ~Copyable {
     /// Delay of the clicks against the grid (a negative clock offset).
     private(set) var delay: Int64 = 0
     /// A bar change's sounds and gains that took effect on the grid, swapped in
-    /// at `scheduledFrame` (its first click's output frame).
+    /// at `scheduledFrame` (its first click's output frame; `.max` while none waits,
+    /// so a cycle compares one integer instead of copying the change).
     private(set) var scheduled = SoundChange()
-    private var scheduledFrame: Int64 = 0
+    private var scheduledFrame: Int64 = .max
 
     init(sounds: SoundSet, gains: SoundGains, muted: Bool) {
         self.sounds = sounds
@@ -88,7 +89,7 @@ struct ClickOutput: ~Copyable {
         while true {
             var clickFrame = Int64.max
             if let click = queue.first { clickFrame = click.frame }
-            let swapFrame = scheduled.isEmpty ? Int64.max : scheduledFrame
+            let swapFrame = scheduledFrame
             let next = min(clickFrame, swapFrame)
             guard next < end else { break }
             let offset = max(position, Int(next - blockStart))
@@ -98,6 +99,7 @@ struct ClickOutput: ~Copyable {
             if swapFrame <= clickFrame {
                 apply(scheduled, retired: retired)
                 scheduled = SoundChange()
+                scheduledFrame = .max
             } else if let click = queue.first {
                 clickVoices.start(click.sound, gain: gains.gain(for: click.sound) * click.scale)
                 queue.removeFirst()
@@ -121,7 +123,8 @@ struct ClickOutput: ~Copyable {
         scheduled.sounds = nil
         func scale(_ f: Int64) -> Int64 { f <= frame ? f : frame + Int64((Double(f - frame) * ratio).rounded()) }
         queue.rescaleFrames(scale)
-        scheduledFrame = scale(scheduledFrame)
+        if scheduledFrame != .max { scheduledFrame = scale(scheduledFrame) }
+        if scheduled.isEmpty { scheduledFrame = .max }
     }
 }
 

@@ -34,6 +34,9 @@ public struct Engine: ~Copyable {
     /// Where the last block ended: a block that starts there (no skipped cycles)
     /// cannot have anything too late to send, and skips the check.
     var lastBlockEnd: Int64 = .min
+    /// Where the last block's loop stopped (the first point beyond it), while no
+    /// command, time source or skip has changed anything since; nil otherwise.
+    var nextPoint: GridPoint?
     /// The tempo map the song plays from its Start, if any (`EngineMap.swift`).
     var map: MapPlayback?
     /// Count-in, speed trainer, gap trainer (`EnginePractice.swift`).
@@ -117,26 +120,34 @@ public struct Engine: ~Copyable {
 
     mutating func advanceGrid(blockStart: Int64, blockEnd: Int64, status: borrowing EngineStatus, retired: borrowing SPSCRing<SoundSet>) {
         if blockStart != lastBlockEnd { skipAhead(to: blockStart, status: status) }
+        // The point the last block stopped at, when nothing changed since: its
+        // pulse and frame are known (saves the next-click search and a 128-bit
+        // division in most cycles, which have no event).
+        var known = nextPoint
+        nextPoint = nil
         while true {
-            var e = nextClock
-            if song.running {
-                e = min(e, song.gridPulse(barRelative: pattern.nextClickPulse(atOrAfter: song.barRelative(cursor), tempo: grid.tempo)))
-            } else if practice.countingIn {
-                e = min(e, nextCountInBeat(atOrAfter: cursor))
-            }
-            if let due = agenda.first?.pulse { e = min(e, due) }
-            // Tempo and bar bend the grid at e before its frame is known.
-            while let change = agenda.takeFirst(at: e, through: .trainer) {
-                switch change {
-                case .tempo(let t): grid.change(tempo: t, at: e)
-                case .bar(let bar): applyBar(bar, at: e, status: status, retired: retired)
-                case .section(let index): applySegment(Int(index), at: e, retired: retired)
-                case .trainer: stepTrainer(at: e)
-                case .transport: break
+            let e: Int64, gridFrame: Int64
+            if let point = known {
+                (e, gridFrame) = (point.pulse, point.frame)
+                known = nil
+            } else {
+                e = nextGridPulse()
+                // Tempo and bar bend the grid at e before its frame is known.
+                while let change = agenda.takeFirst(at: e, through: .trainer) {
+                    switch change {
+                    case .tempo(let t): grid.change(tempo: t, at: e)
+                    case .bar(let bar): applyBar(bar, at: e, status: status, retired: retired)
+                    case .section(let index): applySegment(Int(index), at: e, retired: retired)
+                    case .trainer: stepTrainer(at: e)
+                    case .transport: break
+                    }
                 }
+                gridFrame = grid.frame(of: e)
             }
-            let gridFrame = grid.frame(of: e)
-            if gridFrame >= blockEnd { break }
+            if gridFrame >= blockEnd {
+                nextPoint = GridPoint(pulse: e, frame: gridFrame)
+                break
+            }
             if case .transport(let t)? = agenda.takeFirst(at: e, through: .transport) {
                 startSong(t, at: e, gridFrame: gridFrame, retired: retired)
                 // The map's end stopped the song (and the clock, unless it runs while stopped).
@@ -157,11 +168,24 @@ public struct Engine: ~Copyable {
         }
     }
 
+    /// The next pulse where something may happen: a clock tick, a click, a change due.
+    func nextGridPulse() -> Int64 {
+        var e = nextClock
+        if song.running {
+            e = min(e, song.gridPulse(barRelative: pattern.nextClickPulse(atOrAfter: song.barRelative(cursor), tempo: grid.tempo)))
+        } else if practice.countingIn {
+            e = min(e, nextCountInBeat(atOrAfter: cursor))
+        }
+        if let due = agenda.first?.pulse { e = min(e, due) }
+        return e
+    }
+
     /// After a long gap (xruns, a stalled server) jump the cursor to the block
     /// instead of walking through pulses that are too late to send.
     mutating func skipAhead(to blockStart: Int64, status: borrowing EngineStatus) {
         let horizon = blockStart - midi.maximumLateness
         guard grid.frame(of: cursor) < horizon else { return }
+        nextPoint = nil
         if case .tempo(let t)? = agenda.remove(.tempo)?.change { grid.change(tempo: t, at: cursor) }
         let target = max(cursor, grid.pulse(atOrBefore: horizon) + 1)
         let firstClock = nextClock
@@ -247,3 +271,9 @@ func realtimeCheckOfRender(_ engine: inout Engine, control: UnsafePointer<Engine
     engine.render(frames: 256, at: 0, control: control.pointee, click: click, feedback: click, events: &events)
 }
 #endif
+
+/// A pulse of the grid and its frame.
+struct GridPoint: BitwiseCopyable {
+    var pulse: Int64
+    var frame: Int64
+}

@@ -2,6 +2,7 @@
 /// render call (docs/DESIGN.md §4, §8).
 extension Engine {
     mutating func apply(_ command: EngineCommand, blockStart: Int64, control: borrowing EngineControl) {
+        nextPoint = nil
         switch command {
         case .start:
             beginRolling(at: blockStart)
