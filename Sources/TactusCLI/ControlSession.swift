@@ -25,6 +25,12 @@ public final class ControlSession<Clock: ControlClock> {
     private var previousBar: BarSettings
     /// `EngineStatus.barChanges` when `bar` was asked for.
     private var barChangesAtRequest = 0
+    /// A bar change was asked for and may not have been applied yet.
+    private var barRequested = false
+    /// The tempo heard before the last bar change was asked for: the engine folds
+    /// any tempo asked for meanwhile into the pending change, so this is what
+    /// plays until its bar line.
+    private var previousTempo: BPM
     public private(set) var muted: Bool
     public private(set) var clockOffsetMilliseconds: Double
     /// The last thing said to the player; kept until replaced.
@@ -47,6 +53,7 @@ public final class ControlSession<Clock: ControlClock> {
         self.engine = engine
         self.bar = bar
         previousBar = bar
+        previousTempo = tempo
         self.muted = muted
         self.clockOffsetMilliseconds = clockOffsetMilliseconds
         self.presets = presets
@@ -143,7 +150,7 @@ public final class ControlSession<Clock: ControlClock> {
     private func apply(_ outcome: PresetSwitcher.Outcome) {
         switch outcome {
         case .switched(let entry):
-            requested(entry.preset.bar)
+            requested(entry.preset.bar, point: presets?.switchPoint ?? .nextBar)
             loop.setTempo(entry.preset.tempo, alreadySent: true)
             clockOffsetMilliseconds = entry.preset.clock.offsetMilliseconds
             loop.setConfiguration(entry.preset.pressure)
@@ -155,17 +162,48 @@ public final class ControlSession<Clock: ControlClock> {
         }
     }
 
-    private func requested(_ settings: BarSettings) {
+    /// Call before the tempo of the change is set: the tempo heard is kept until its bar line.
+    private func requested(_ settings: BarSettings, point: SwitchPoint = .nextBar) {
         previousBar = heardBar
+        previousTempo = heardTempo
         bar = settings
         barChangesAtRequest = engine.pointee.status.barChanges.load(ordering: .acquiring)
+        barRequested = true
+        requestPoint = point
+    }
+
+    private var requestPoint = SwitchPoint.nextBar
+
+    /// Whether a bar change asked for still waits for its bar line (or beat).
+    public var changePending: Bool {
+        barRequested && engine.pointee.status.running.load(ordering: .acquiring)
+            && engine.pointee.status.barChanges.load(ordering: .acquiring) <= barChangesAtRequest
     }
 
     /// The bar the engine plays now: a change asked for while running lands at
     /// the next bar line (or beat), and the display follows the ear, not the key.
     public var heardBar: BarSettings {
-        let applied = engine.pointee.status.barChanges.load(ordering: .acquiring) > barChangesAtRequest
-        return applied || !engine.pointee.status.running.load(ordering: .acquiring) ? bar : previousBar
+        changePending ? previousBar : bar
+    }
+
+    /// The tempo the engine plays now: a preset's tempo comes with its bar
+    /// change, at its bar line, 3 s later at 208 BPM in 12/8; until then the old one.
+    public var heardTempo: BPM {
+        changePending ? previousTempo : loop.tempo
+    }
+
+    /// The change asked for and not yet heard, with the bar it lands on (the
+    /// engine's bar of the last beat + 1; nil bar: the next beat, `--switch now`).
+    public var pending: PendingChange? {
+        guard changePending else { return nil }
+        let tempo = loop.tempo != previousTempo ? loop.tempo : nil
+        let meter = bar.meter != previousBar.meter || bar.accents != previousBar.accents ? bar.meter : nil
+        guard tempo != nil || meter != nil else { return nil }
+        let at: Int? = switch requestPoint {
+        case .nextBar: engine.pointee.status.bar.load(ordering: .acquiring) + 1
+        case .nextBeat: nil
+        }
+        return PendingChange(tempo: tempo, meter: meter, bar: at)
     }
 
     /// Replaces the message line.

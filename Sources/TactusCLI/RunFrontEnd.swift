@@ -110,7 +110,7 @@ public final class RunFrontEnd {
         }
         let running = engine.pointee.status.running.load(ordering: .relaxed)
         let lookAgain = !drawn || changed || linksChanged || !said.isEmpty || !typed.isEmpty || session.loop.lastPollInputs > 0
-            || session.heardBar != session.bar || (screen != nil && running)
+            || session.changePending || (screen != nil && running)
         nextDeadline = ControlTime.earliest(controller, lookAgain ? nextModel : nil)
         return session.quitRequested
     }

@@ -130,6 +130,7 @@ public struct ScreenRenderer: Sendable {
         let unit = m.meter.beatUnit
         let tempo = unit == 4 ? "\(m.tempo) BPM" : "\(note(unit)) = \(m.tempo)"
         var spans = [label("tempo"), Span(text: tempo, style: .bold), Span(text: "   \(m.meter)   bar:beat \(position)")]
+        if let pending = m.pending { spans.append(Span(text: "   \(unicode ? "\u{2192}" : "->") \(pending.text)", style: .warning)) }
         let clock = Span(text: "   (MIDI clock \(note(4)) = \(Format.decimal(m.tempo.value * 4 / Double(unit))))")
         if unit != 4, spans.map(\.text.count).reduce(clock.text.count, +) <= width { spans.append(clock) }
         return Row(.essential, spans)

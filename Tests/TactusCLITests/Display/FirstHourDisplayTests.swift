@@ -1,0 +1,71 @@
+import Testing
+@testable import TactusCLI
+import TactusCore
+
+/// Issue 13's display items, each against a control session in virtual time
+/// and an engine state the test drives (bar, beat, applied bar changes).
+@Suite("First hour: the display shows what is heard")
+struct FirstHourDisplayTests {
+    let ch = SessionHarness.channel
+
+    func model(_ h: SessionHarness) -> DisplayModel {
+        DisplayModel(engine: h.engine.pointee, session: h.session, links: LinkStatus())
+    }
+
+    @Test func item6_displayShowsWhatIsHeard() {
+        let h = SessionHarness(tempo: 120, presets: true)
+        h.engine.pointee.status.running.store(true, ordering: .releasing)
+        h.engine.pointee.status.bar.store(12, ordering: .releasing)
+        h.engine.pointee.status.beat.store(2, ordering: .releasing)
+        var log = ChangeLog()
+        _ = log.changes(to: model(h))
+
+        // Program Change 2: preset B, 140 BPM in 3/4, asked for in bar 12.
+        h.midi(.programChange(channel: ch, program: UInt7(1)!), at: 1)
+        h.poll(at: 1)
+        var m = model(h)
+        #expect(m.tempo == BPM(120), "the old tempo plays until the bar line")
+        #expect(m.meter == Meter("4/4")!)
+        #expect(m.pending == PendingChange(tempo: BPM(140), meter: Meter("3/4")!, bar: 13))
+        #expect(log.changes(to: m) == ["preset 2/3 B", "pending 140 BPM 3/4 at bar 13"])
+        let ascii = ScreenRenderer(width: 80, height: 24).render(m)
+        #expect(ascii.contains("tempo   120 BPM   4/4   bar:beat 12:2   -> 140 BPM 3/4 at bar 13"))
+        let unicode = ScreenRenderer(width: 80, height: 24, unicode: true).render(m)
+        #expect(unicode.contains("tempo   120 BPM   4/4   bar:beat 12:2   \u{2192} 140 BPM 3/4 at bar 13"))
+
+        // Still bar 12, beat 3: nothing new to say.
+        h.engine.pointee.status.beat.store(3, ordering: .releasing)
+        #expect(log.changes(to: model(h)) == [])
+
+        // The bar line plays it: bar 13, the engine counted the change.
+        h.engine.pointee.status.barChanges.add(1, ordering: .releasing)
+        h.engine.pointee.status.bar.store(13, ordering: .releasing)
+        h.engine.pointee.status.beat.store(1, ordering: .releasing)
+        m = model(h)
+        #expect(m.tempo == BPM(140))
+        #expect(m.meter == Meter("3/4")!)
+        #expect(m.pending == nil)
+        #expect(log.changes(to: m) == ["meter 3/4 Xxx", "tempo 140 BPM"])
+        #expect(ScreenRenderer(width: 80, height: 24).render(m).contains("tempo   140 BPM   3/4   bar:beat 13:1"))
+    }
+
+    @Test func item6_aTempoKeyDuringAPendingSwitchGoesWithTheSwitch() {
+        let h = SessionHarness(tempo: 120, presets: true)
+        h.engine.pointee.status.running.store(true, ordering: .releasing)
+        h.engine.pointee.status.bar.store(4, ordering: .releasing)
+        h.key(.nextPreset, at: 0)
+        // The engine folds a tempo asked for before the bar line into the change.
+        h.key(.tempoStep(1), at: 0.1)
+        #expect(model(h).tempo == BPM(120))
+        #expect(model(h).pending == PendingChange(tempo: BPM(141), meter: Meter("3/4")!, bar: 5))
+        h.engine.pointee.status.barChanges.add(1, ordering: .releasing)
+        #expect(model(h).tempo == BPM(141))
+    }
+
+    @Test func item6_stoppedASwitchIsHeardAtOnce() {
+        let h = SessionHarness(tempo: 120, presets: true)
+        h.key(.nextPreset, at: 0)
+        #expect(model(h).tempo == BPM(140))
+        #expect(model(h).pending == nil)
+    }
+}
