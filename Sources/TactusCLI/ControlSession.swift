@@ -33,8 +33,17 @@ public final class ControlSession<Clock: ControlClock> {
     private var previousTempo: BPM
     public private(set) var muted: Bool
     public private(set) var clockOffsetMilliseconds: Double
-    /// The last thing said to the player; kept until replaced.
+    /// The last thing said to the player; gone after `messageSeconds`, at the
+    /// next key or the next preset, so an old warning does not read as news.
     public private(set) var message: String?
+    /// When `message` goes (nil: no message).
+    public private(set) var messageExpires: ControlTime?
+    /// How long a message stays on the display.
+    public static var messageSeconds: Double { 5 }
+    /// Whether a MIDI controller has sent anything yet: until then the display
+    /// says "no controller" where the force would be.
+    public private(set) var controllerHeard = false
+    private let clock: Clock
     /// `q` or Ctrl-C was pressed.
     public private(set) var quitRequested = false
     private var tapTempo = TapTempo()
@@ -51,6 +60,7 @@ public final class ControlSession<Clock: ControlClock> {
                 inputs: [() -> ControlInputEvent?], clock: Clock, bar: BarSettings, muted: Bool = false,
                 clockOffsetMilliseconds: Double = 0, presets: PresetSwitcher? = nil, isSetlist: Bool = false) {
         self.engine = engine
+        self.clock = clock
         self.bar = bar
         previousBar = bar
         previousTempo = tempo
@@ -68,13 +78,17 @@ public final class ControlSession<Clock: ControlClock> {
     @discardableResult
     public func poll(keys: [TimedKeyAction] = []) -> ControlTime? {
         for key in keys { perform(key) }
-        return loop.poll()
+        if let expires = messageExpires, clock.now() >= expires { clearMessage() }
+        let next = loop.poll()
+        if loop.lastPollInputs > 0 { controllerHeard = true }
+        return next
     }
 
     // MARK: - Keys
 
     /// Carries out one key of the terminal (`KeyAction`), at the time its byte arrived.
     public func perform(_ key: TimedKeyAction) {
+        clearMessage()
         switch key.action {
         case .startStop:
             let running = engine.pointee.status.running.load(ordering: .acquiring)
@@ -150,6 +164,7 @@ public final class ControlSession<Clock: ControlClock> {
     private func apply(_ outcome: PresetSwitcher.Outcome) {
         switch outcome {
         case .switched(let entry):
+            clearMessage()
             requested(entry.preset.bar, point: presets?.switchPoint ?? .nextBar)
             loop.setTempo(entry.preset.tempo, alreadySent: true)
             clockOffsetMilliseconds = entry.preset.clock.offsetMilliseconds
@@ -209,6 +224,12 @@ public final class ControlSession<Clock: ControlClock> {
     /// Replaces the message line.
     public func say(_ text: String) {
         message = text
+        messageExpires = clock.now() + Int64(Self.messageSeconds * 1_000_000)
+    }
+
+    private func clearMessage() {
+        message = nil
+        messageExpires = nil
     }
 
     /// Where the current preset stands in the list, for the display.

@@ -111,7 +111,7 @@ public final class RunFrontEnd {
         let running = engine.pointee.status.running.load(ordering: .relaxed)
         let lookAgain = !drawn || changed || linksChanged || !said.isEmpty || !typed.isEmpty || session.loop.lastPollInputs > 0
             || session.changePending || (screen != nil && running)
-        nextDeadline = ControlTime.earliest(controller, lookAgain ? nextModel : nil)
+        nextDeadline = ControlTime.earliest(ControlTime.earliest(controller, lookAgain ? nextModel : nil), session.messageExpires)
         return session.quitRequested
     }
 

@@ -165,6 +165,9 @@ public struct ScreenRenderer: Sendable {
             }
             if spaced && index < count - 1 { spans.append(Span(text: " ")) }
         }
+        // The clicks between the beats, when any play and the row has room.
+        let subdivision = Span(text: "   subdivision \(m.subdivision.rawValue)")
+        if m.subdivision != .none, spans.map(\.text.count).reduce(subdivision.text.count, +) <= width { spans.append(subdivision) }
         return Row(.essential, spans)
     }
 
@@ -199,7 +202,12 @@ public struct ScreenRenderer: Sendable {
                 Span(text: String(repeating: "-", count: width - filled)), Span(text: "]")]
     }
 
+    /// The force bar once a controller has sent something; before, an empty
+    /// bar would read as a controller at rest.
     func forceRow(_ m: DisplayModel) -> Row {
+        guard m.controllerHeard else {
+            return Row(.essential, [label("force"), Span(text: "no controller (nothing received on the control port yet)", style: .dim)])
+        }
         let layout = barLayout()
         let p = m.pressure
         let style: ScreenStyle = p.level == .strong ? .strong : p.level == .light ? .light : .plain

@@ -68,4 +68,37 @@ struct FirstHourDisplayTests {
         #expect(model(h).tempo == BPM(140))
         #expect(model(h).pending == nil)
     }
+
+    @Test func item9_subdivisionShownForceRowWaitsForAControllerMessagesGo() {
+        let h = SessionHarness(tempo: 120)
+        let screen = ScreenRenderer(width: 80, height: 24)
+        // Nothing from a controller yet: no empty bar that reads as "at rest".
+        var rows = screen.render(model(h))
+        #expect(rows.contains("force   no controller (nothing received on the control port yet)"))
+        #expect(rows.contains("beat     X   x   x   x "), "no subdivision plays: nothing said")
+        h.midi(.channelPressure(channel: ch, pressure: UInt7(0)!), at: 0.5)
+        h.poll(at: 0.5)
+        rows = screen.render(model(h))
+        #expect(rows.contains { $0.hasPrefix("force   [----") })
+
+        // The subdivision of the bar heard, after its bar line.
+        h.session.say("first")
+        var m = model(h)
+        m.subdivision = .triplets
+        #expect(screen.render(m).contains("beat     X   x   x   x    subdivision triplets"))
+
+        // A message goes after 5 s without anything new...
+        h.poll(at: 1)
+        h.session.say("tap tempo: tap again on the beat (taps within 3 s count)")
+        #expect(h.session.messageExpires == .seconds(6))
+        h.poll(at: 5.9)
+        #expect(model(h).message != nil)
+        h.poll(at: 6)
+        #expect(model(h).message == nil)
+        // ...or at the next key.
+        h.session.say("no presets: put preset files in ~/.config/tactus/presets or use --preset")
+        h.key(.toggleMute, at: 7)
+        #expect(h.session.message == nil)
+        #expect(h.session.messageExpires == nil)
+    }
 }
