@@ -1,4 +1,7 @@
 import TactusCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The control thread of the run mode: the pressure controller's loop, the
 /// preset list, and the computer keyboard, all on one thread with one tempo
@@ -44,6 +47,10 @@ public final class ControlSession<Clock: ControlClock> {
     /// says "no controller" where the force would be.
     public private(set) var controllerHeard = false
     private let clock: Clock
+    /// The tempo being typed after `=` (nil: none).
+    public private(set) var tempoEntry: String?
+    /// The gains the engine plays with; `+` `-` move the master by 1 dB.
+    public private(set) var gains: SoundGains
     /// `q` or Ctrl-C was pressed.
     public private(set) var quitRequested = false
     private var tapTempo = TapTempo()
@@ -58,9 +65,11 @@ public final class ControlSession<Clock: ControlClock> {
     ///   - presets: the preset list (nil: no presets, `[` `]` say so).
     public init(configuration: PressureConfiguration, tempo: BPM, engine: UnsafeMutablePointer<EngineControl>,
                 inputs: [() -> ControlInputEvent?], clock: Clock, bar: BarSettings, muted: Bool = false,
-                clockOffsetMilliseconds: Double = 0, presets: PresetSwitcher? = nil, isSetlist: Bool = false) {
+                clockOffsetMilliseconds: Double = 0, presets: PresetSwitcher? = nil, isSetlist: Bool = false,
+                gains: SoundGains = SoundGains()) {
         self.engine = engine
         self.clock = clock
+        self.gains = gains
         self.bar = bar
         previousBar = bar
         previousTempo = tempo
@@ -117,7 +126,53 @@ public final class ControlSession<Clock: ControlClock> {
             if engine.pointee.commands.push(.changeBar(settings, tempo: nil, at: .nextBar)) { requested(settings) }
         case .quit:
             quitRequested = true
+        case .beginTempoEntry, .tempoEntryCharacter, .tempoEntryBackspace, .tempoEntryDone, .tempoEntryCancel:
+            typeTempo(key.action)
+        case .cycleSubdivision:
+            let all = Subdivision.allCases
+            let next = all[((all.firstIndex(of: bar.subdivision) ?? 0) + 1) % all.count]
+            let settings = BarSettings(meter: bar.meter, accents: bar.accents, subdivision: next)
+            guard engine.pointee.commands.push(.changeBar(settings, tempo: nil, at: .nextBar)) else { return }
+            let running = engine.pointee.status.running.load(ordering: .acquiring)
+            requested(settings)
+            say("subdivision \(next.rawValue)" + (running ? " from the next bar line" : ""))
+        case .volumeStep(let step):
+            // Within -60…+12 dB of full scale: below is silence, above the clicks clip.
+            let decibels = min(12, max(-60, (20 * log10(Double(max(gains.master, 1e-6)))).rounded() + Double(step)))
+            var new = gains
+            new.master = Float(pow(10, decibels / 20))
+            guard engine.pointee.commands.push(.setGains(new)) else { return }
+            gains = new
+            presets?.masterGain = new.master
+            say("volume \(Format.decimal(decibels)) dB")
         }
+    }
+
+    /// `=`, digits, Enter: a tempo typed as a number, checked against 1…999 BPM.
+    private func typeTempo(_ action: KeyAction) {
+        let prompt = "type a tempo, Enter to set it (1 to 999 BPM): "
+        switch action {
+        case .beginTempoEntry:
+            tempoEntry = ""
+        case .tempoEntryCharacter(let byte):
+            guard let text = tempoEntry, text.count < 6 else { break }
+            tempoEntry = text + String(UnicodeScalar(byte))
+        case .tempoEntryBackspace:
+            if tempoEntry?.isEmpty == false { tempoEntry?.removeLast() }
+        case .tempoEntryDone:
+            let text = tempoEntry ?? ""
+            tempoEntry = nil
+            guard let value = Double(text), let tempo = BPM(exactly: value) else {
+                return say("'\(text)' is not a tempo: type 1 to 999 BPM after =, then Enter")
+            }
+            loop.setTempo(tempo)
+            saveLastTempo(tempo)
+            return
+        default:
+            tempoEntry = nil
+            return say("tempo entry dropped")
+        }
+        say(prompt + (tempoEntry ?? ""))
     }
 
     private func switchPreset(by step: Int) {
@@ -168,6 +223,8 @@ public final class ControlSession<Clock: ControlClock> {
             requested(entry.preset.bar, point: presets?.switchPoint ?? .nextBar)
             loop.setTempo(entry.preset.tempo, alreadySent: true)
             clockOffsetMilliseconds = entry.preset.clock.offsetMilliseconds
+            gains = entry.preset.sounds.gains
+            gains.master = presets?.masterGain ?? 1
             loop.setConfiguration(entry.preset.pressure)
             presetSwitched(entry)
         case .refused(let error):

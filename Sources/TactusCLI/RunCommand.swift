@@ -135,7 +135,7 @@ public enum RunCommand {
         }
         return ControlSession(configuration: configuration, tempo: jack.engine.tempo, engine: control, inputs: inputs, clock: TactusCore.MonotonicClock(),
                               bar: jack.engine.bar, muted: options.mute, clockOffsetMilliseconds: options.clock.offsetMilliseconds,
-                              presets: switcher, isSetlist: options.setlist != nil)
+                              presets: switcher, isSetlist: options.setlist != nil, gains: jack.engine.gains)
     }
 
     /// The JACK and ALSA side for the display.

@@ -17,6 +17,20 @@ public enum KeyAction: Hashable, Sendable, BitwiseCopyable {
     case beatsPerBar(Int)
     /// `q` or Ctrl-C.
     case quit
+    /// `=`: type a tempo; the digits that follow are its characters, not beats a bar.
+    case beginTempoEntry
+    /// A digit or `.` of a tempo being typed (the ASCII byte).
+    case tempoEntryCharacter(UInt8)
+    /// Backspace while typing a tempo.
+    case tempoEntryBackspace
+    /// Enter: the typed tempo is set.
+    case tempoEntryDone
+    /// Any other key while typing: the entry is dropped, the key itself too.
+    case tempoEntryCancel
+    /// `s`: the next subdivision (none, eighths, triplets, sixteenths, swing).
+    case cycleSubdivision
+    /// `+` `-`: the volume up or down by that many dB.
+    case volumeStep(Int)
 }
 
 /// A key action and when its byte arrived (CLOCK_MONOTONIC µs, like

@@ -17,6 +17,8 @@ public struct KeyDecoder: Sendable {
     }
 
     private var state = State.ground
+    /// After `=`: digits, `.` and Backspace edit a tempo until Enter.
+    private var typingTempo = false
 
     public init() {}
 
@@ -74,6 +76,7 @@ public struct KeyDecoder: Sendable {
     }
 
     private mutating func plain(_ byte: UInt8) -> KeyAction? {
+        if typingTempo { return typing(byte) }
         switch byte {
         case ASCII.escape: return enterEscape()
         case UInt8(ascii: " "): return .startStop
@@ -84,7 +87,30 @@ public struct KeyDecoder: Sendable {
         case UInt8(ascii: "q"), UInt8(ascii: "Q"), ASCII.endOfText: return .quit
         case UInt8(ascii: "1")...UInt8(ascii: "9"): return .beatsPerBar(Int(byte - UInt8(ascii: "0")))
         case UInt8(ascii: "0"): return .beatsPerBar(10)
+        case UInt8(ascii: "="):
+            typingTempo = true
+            return .beginTempoEntry
+        case UInt8(ascii: "s"), UInt8(ascii: "S"): return .cycleSubdivision
+        case UInt8(ascii: "+"): return .volumeStep(1)
+        case UInt8(ascii: "-"): return .volumeStep(-1)
         default: return nil
+        }
+    }
+
+    /// A byte while a tempo is typed. Enter is CR in raw mode (ICRNL is off), LF from a pipe.
+    private mutating func typing(_ byte: UInt8) -> KeyAction? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."): return .tempoEntryCharacter(byte)
+        case 0x7F, 0x08: return .tempoEntryBackspace
+        case 0x0D, 0x0A:
+            typingTempo = false
+            return .tempoEntryDone
+        case ASCII.endOfText:
+            typingTempo = false
+            return .quit
+        default:
+            typingTempo = false
+            return .tempoEntryCancel
         }
     }
 }

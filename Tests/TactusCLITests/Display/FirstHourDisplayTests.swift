@@ -101,4 +101,47 @@ struct FirstHourDisplayTests {
         #expect(h.session.message == nil)
         #expect(h.session.messageExpires == nil)
     }
+
+    @Test func item10_moreLiveKeys() {
+        var decoder = KeyDecoder()
+        // = then digits and Enter: a tempo, not beats a bar; s, + and - after it.
+        #expect(decoder.decode(Array("=13\u{7F}33.5\r4s+-".utf8)) == [
+            .beginTempoEntry, .tempoEntryCharacter(UInt8(ascii: "1")), .tempoEntryCharacter(UInt8(ascii: "3")), .tempoEntryBackspace,
+            .tempoEntryCharacter(UInt8(ascii: "3")), .tempoEntryCharacter(UInt8(ascii: "3")), .tempoEntryCharacter(UInt8(ascii: ".")),
+            .tempoEntryCharacter(UInt8(ascii: "5")), .tempoEntryDone, .beatsPerBar(4), .cycleSubdivision, .volumeStep(1), .volumeStep(-1),
+        ])
+        #expect(decoder.decode(Array("=9x".utf8)) == [.beginTempoEntry, .tempoEntryCharacter(UInt8(ascii: "9")), .tempoEntryCancel])
+
+        let h = SessionHarness(tempo: 120)
+        for action in decoder.decode(Array("=133.5".utf8)) { h.key(action, at: 1) }
+        #expect(h.session.message == "type a tempo, Enter to set it (1 to 999 BPM): 133.5")
+        #expect(h.tempo == BPM(120))
+        for action in decoder.decode(Array("\r".utf8)) { h.key(action, at: 1.1) }
+        #expect(h.tempo == BPM(133.5))
+        #expect(h.saved == [BPM(133.5)])
+        #expect(h.session.message == nil)
+        for action in decoder.decode(Array("=1200\r".utf8)) { h.key(action, at: 2) }
+        #expect(h.tempo == BPM(133.5), "refused: the tempo stays")
+        #expect(h.session.message == "'1200' is not a tempo: type 1 to 999 BPM after =, then Enter")
+        _ = h.commands()
+
+        // s: the next subdivision, at the next bar line.
+        h.key(.cycleSubdivision, at: 3)
+        h.key(.cycleSubdivision, at: 3.1)
+        let subdivisions = h.commands().compactMap { if case .changeBar(let b, nil, .nextBar, nil, nil) = $0 { b.subdivision } else { nil } }
+        #expect(subdivisions == [.eighths, .triplets])
+        #expect(h.session.message == "subdivision triplets")
+        var m = model(h)
+        #expect(m.subdivision == .triplets)
+
+        // + and -: the master gain by 1 dB, the other gains kept.
+        h.key(.volumeStep(-1), at: 4)
+        h.key(.volumeStep(-1), at: 4.1)
+        h.key(.volumeStep(1), at: 4.2)
+        let masters = h.commands().compactMap { if case .setGains(let g) = $0 { g.master } else { nil } }
+        #expect(masters.map { Format.decimal(Double($0), decimals: 4) } == ["0.8913", "0.7943", "0.8913"])
+        #expect(h.session.message == "volume -1 dB")
+        m = model(h)
+        #expect(ScreenRenderer(width: 80, height: 24).render(m).last == "        [ ] preset  m mute  + - volume  s subdivision  1-9 0 beats a bar  q quit")
+    }
 }

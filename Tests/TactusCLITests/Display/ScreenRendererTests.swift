@@ -23,8 +23,8 @@ struct ScreenRendererTests {
             "",
             "> preset refused: broken.json: pressure.strongThreshold 1.5 is not in 0…1",
         ] + Array(repeating: "", count: 7) + [
-            "keys    space start/stop  <- -> -1/+1  up down +10/-10  t tap  [ ] preset",
-            "        m mute  1-9 0 beats a bar  q quit",
+            "keys    space start/stop  <- -> -1/+1  up down +10/-10  = type a tempo  t tap",
+            "        [ ] preset  m mute  + - volume  s subdivision  1-9 0 beats a bar  q quit",
         ]
         #expect(lines == expected)
     }
