@@ -47,8 +47,11 @@ public final class ControlSession<Clock: ControlClock> {
     /// says "no controller" where the force would be.
     public private(set) var controllerHeard = false
     private let clock: Clock
-    /// The tempo being typed after `=` (nil: none).
-    public private(set) var tempoEntry: String?
+    /// What is typed after `=` (a tempo) or `w` (a preset's name); nil: nothing.
+    public private(set) var entry: String?
+    private var entryIsName = false
+    /// Writes a user preset (the caller's I/O); returns what to say: where it went, or why not.
+    public var savePreset: (Preset) -> String = { _ in "cannot save presets in this mode" }
     /// The gains the engine plays with; `+` `-` move the master by 1 dB.
     public private(set) var gains: SoundGains
     /// `q` or Ctrl-C was pressed.
@@ -126,8 +129,8 @@ public final class ControlSession<Clock: ControlClock> {
             if engine.pointee.commands.push(.changeBar(settings, tempo: nil, at: .nextBar)) { requested(settings) }
         case .quit:
             quitRequested = true
-        case .beginTempoEntry, .tempoEntryCharacter, .tempoEntryBackspace, .tempoEntryDone, .tempoEntryCancel:
-            typeTempo(key.action)
+        case .beginTempoEntry, .beginNameEntry, .entryCharacter, .entryBackspace, .entryDone, .entryCancel:
+            type(key.action)
         case .cycleSubdivision:
             let all = Subdivision.allCases
             let next = all[((all.firstIndex(of: bar.subdivision) ?? 0) + 1) % all.count]
@@ -148,31 +151,55 @@ public final class ControlSession<Clock: ControlClock> {
         }
     }
 
-    /// `=`, digits, Enter: a tempo typed as a number, checked against 1…999 BPM.
-    private func typeTempo(_ action: KeyAction) {
-        let prompt = "type a tempo, Enter to set it (1 to 999 BPM): "
+    /// `=` digits Enter: a tempo, checked against 1…999 BPM; `w` name Enter: a user preset.
+    private func type(_ action: KeyAction) {
         switch action {
-        case .beginTempoEntry:
-            tempoEntry = ""
-        case .tempoEntryCharacter(let byte):
-            guard let text = tempoEntry, text.count < 6 else { break }
-            tempoEntry = text + String(UnicodeScalar(byte))
-        case .tempoEntryBackspace:
-            if tempoEntry?.isEmpty == false { tempoEntry?.removeLast() }
-        case .tempoEntryDone:
-            let text = tempoEntry ?? ""
-            tempoEntry = nil
-            guard let value = Double(text), let tempo = BPM(exactly: value) else {
-                return say("'\(text)' is not a tempo: type 1 to 999 BPM after =, then Enter")
-            }
-            loop.setTempo(tempo)
-            saveLastTempo(tempo)
-            return
+        case .beginTempoEntry, .beginNameEntry:
+            entry = ""
+            entryIsName = action == .beginNameEntry
+        case .entryCharacter(let byte):
+            guard let text = entry, text.count < (entryIsName ? Preset.maximumNameLength : 6) else { break }
+            entry = text + String(UnicodeScalar(byte))
+        case .entryBackspace:
+            if entry?.isEmpty == false { entry?.removeLast() }
+        case .entryDone:
+            let text = entry ?? ""
+            entry = nil
+            return entryIsName ? saveAsPreset(named: text) : setTypedTempo(text)
         default:
-            tempoEntry = nil
-            return say("tempo entry dropped")
+            entry = nil
+            return say(entryIsName ? "preset not saved" : "tempo entry dropped")
         }
-        say(prompt + (tempoEntry ?? ""))
+        say((entryIsName ? "save as user preset, name and Enter: " : "type a tempo, Enter to set it (1 to 999 BPM): ") + (entry ?? ""))
+    }
+
+    private func setTypedTempo(_ text: String) {
+        guard let value = Double(text), let tempo = BPM(exactly: value) else {
+            return say("'\(text)' is not a tempo: type 1 to 999 BPM after =, then Enter")
+        }
+        loop.setTempo(tempo)
+        saveLastTempo(tempo)
+    }
+
+    /// The settings heard after the change asked for: the current preset's
+    /// sounds and clock options, with the tempo, bar, clock offset and
+    /// pressure settings of now, no program number (it could clash).
+    private func saveAsPreset(named typed: String) {
+        let name = String(typed.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+        guard !name.isEmpty else { return say("preset not saved: type a name after w, then Enter") }
+        if let shipped = presets?.library.entries.first(where: { $0.origin == .shipped && $0.preset.name.lowercased() == name.lowercased() }) {
+            return say("preset not saved: '\(shipped.preset.name)' is a shipped preset; choose another name")
+        }
+        var preset = presets?.current?.preset ?? Preset(name: name, tempo: loop.tempo)
+        preset.name = name
+        preset.tempo = loop.tempo
+        preset.bar = bar
+        preset.clock.offsetMilliseconds = clockOffsetMilliseconds
+        preset.pressure = loop.controller.configuration
+        preset.sounds.gains = gains
+        preset.sounds.gains.master = 1
+        preset.program = nil
+        say(savePreset(preset))
     }
 
     private func switchPreset(by step: Int) {

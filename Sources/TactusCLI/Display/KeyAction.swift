@@ -19,14 +19,16 @@ public enum KeyAction: Hashable, Sendable, BitwiseCopyable {
     case quit
     /// `=`: type a tempo; the digits that follow are its characters, not beats a bar.
     case beginTempoEntry
-    /// A digit or `.` of a tempo being typed (the ASCII byte).
-    case tempoEntryCharacter(UInt8)
-    /// Backspace while typing a tempo.
-    case tempoEntryBackspace
-    /// Enter: the typed tempo is set.
-    case tempoEntryDone
+    /// `w`: type a name to save the settings as a user preset.
+    case beginNameEntry
+    /// A character of what is typed (the ASCII byte): a tempo's digit or `.`, a name's letter.
+    case entryCharacter(UInt8)
+    /// Backspace while typing.
+    case entryBackspace
+    /// Enter: the typed tempo is set, the named preset saved.
+    case entryDone
     /// Any other key while typing: the entry is dropped, the key itself too.
-    case tempoEntryCancel
+    case entryCancel
     /// `s`: the next subdivision (none, eighths, triplets, sixteenths, swing).
     case cycleSubdivision
     /// `+` `-`: the volume up or down by that many dB.

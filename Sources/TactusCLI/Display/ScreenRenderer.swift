@@ -264,7 +264,7 @@ public struct ScreenRenderer: Sendable {
     /// The keys, packed into as many rows as the width needs.
     func helpRows() -> [Row] {
         let items = ["space start/stop", "<- -> -1/+1", "up down +10/-10", "= type a tempo", "t tap", "[ ] preset", "m mute",
-                     "+ - volume", "s subdivision", "1-9 0 beats a bar", "q quit"]
+                     "+ - volume", "s subdivision", "1-9 0 beats a bar", "w save preset", "q quit"]
         let room = max(1, width - ScreenRenderer.labelWidth)
         var lines: [String] = []
         for item in items {

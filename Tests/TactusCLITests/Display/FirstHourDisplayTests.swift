@@ -1,6 +1,9 @@
 import Testing
 @testable import TactusCLI
 import TactusCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Issue 13's display items, each against a control session in virtual time
 /// and an engine state the test drives (bar, beat, applied bar changes).
@@ -106,11 +109,11 @@ struct FirstHourDisplayTests {
         var decoder = KeyDecoder()
         // = then digits and Enter: a tempo, not beats a bar; s, + and - after it.
         #expect(decoder.decode(Array("=13\u{7F}33.5\r4s+-".utf8)) == [
-            .beginTempoEntry, .tempoEntryCharacter(UInt8(ascii: "1")), .tempoEntryCharacter(UInt8(ascii: "3")), .tempoEntryBackspace,
-            .tempoEntryCharacter(UInt8(ascii: "3")), .tempoEntryCharacter(UInt8(ascii: "3")), .tempoEntryCharacter(UInt8(ascii: ".")),
-            .tempoEntryCharacter(UInt8(ascii: "5")), .tempoEntryDone, .beatsPerBar(4), .cycleSubdivision, .volumeStep(1), .volumeStep(-1),
+            .beginTempoEntry, .entryCharacter(UInt8(ascii: "1")), .entryCharacter(UInt8(ascii: "3")), .entryBackspace,
+            .entryCharacter(UInt8(ascii: "3")), .entryCharacter(UInt8(ascii: "3")), .entryCharacter(UInt8(ascii: ".")),
+            .entryCharacter(UInt8(ascii: "5")), .entryDone, .beatsPerBar(4), .cycleSubdivision, .volumeStep(1), .volumeStep(-1),
         ])
-        #expect(decoder.decode(Array("=9x".utf8)) == [.beginTempoEntry, .tempoEntryCharacter(UInt8(ascii: "9")), .tempoEntryCancel])
+        #expect(decoder.decode(Array("=9x".utf8)) == [.beginTempoEntry, .entryCharacter(UInt8(ascii: "9")), .entryCancel])
 
         let h = SessionHarness(tempo: 120)
         for action in decoder.decode(Array("=133.5".utf8)) { h.key(action, at: 1) }
@@ -142,6 +145,43 @@ struct FirstHourDisplayTests {
         #expect(masters.map { Format.decimal(Double($0), decimals: 4) } == ["0.8913", "0.7943", "0.8913"])
         #expect(h.session.message == "volume -1 dB")
         m = model(h)
-        #expect(ScreenRenderer(width: 80, height: 24).render(m).last == "        [ ] preset  m mute  + - volume  s subdivision  1-9 0 beats a bar  q quit")
+        #expect(ScreenRenderer(width: 80, height: 24).render(m).suffix(3) == [
+            "keys    space start/stop  <- -> -1/+1  up down +10/-10  = type a tempo  t tap",
+            "        [ ] preset  m mute  + - volume  s subdivision  1-9 0 beats a bar",
+            "        w save preset  q quit",
+        ])
+    }
+
+    @Test func item10_wSavesTheSettingsAsAUserPresetNotOverAShippedOne() throws {
+        var decoder = KeyDecoder()
+        #expect(decoder.decode(Array("wA 1\u{7F}2\r5".utf8)) == [
+            .beginNameEntry, .entryCharacter(UInt8(ascii: "A")), .entryCharacter(UInt8(ascii: " ")), .entryCharacter(UInt8(ascii: "1")),
+            .entryBackspace, .entryCharacter(UInt8(ascii: "2")), .entryDone, .beatsPerBar(5),
+        ])
+        let h = SessionHarness(tempo: 120, presets: true)
+        var written: [Preset] = []
+        h.session.savePreset = { written.append($0); return "saved preset '\($0.name)'" }
+        // "a" is shipped preset A's name (names match without case): refused.
+        for action in decoder.decode(Array("wa\r".utf8)) { h.key(action, at: 1) }
+        #expect(h.session.message == "preset not saved: 'A' is a shipped preset; choose another name")
+        #expect(written.isEmpty)
+
+        h.key(.tempoStep(7), at: 2)
+        h.key(.cycleSubdivision, at: 2.1)
+        for action in decoder.decode(Array("w  Slow 7 ".utf8)) { h.key(action, at: 3) }
+        #expect(h.session.message == "save as user preset, name and Enter:   Slow 7 ")
+        for action in decoder.decode(Array("\r".utf8)) { h.key(action, at: 3.5) }
+        #expect(h.session.message == "saved preset 'Slow 7'")
+        let saved = try #require(written.first)
+        #expect(saved.name == "Slow 7" && saved.tempo == BPM(127) && saved.bar.subdivision == .eighths && saved.program == nil)
+        // What is written reads back as the same preset.
+        #expect(try Preset.decode(Array(saved.encoded().utf8), file: "slow-7.json") == saved)
+        #expect(UserPresetFile.path(for: "Slow 7", environment: ["HOME": "/home/p"]) == "/home/p/.config/tactus/presets/slow-7.json")
+        // On disk: the folder made, the file read back by the preset loader.
+        let config = "/tmp/tactus-item10-\(getpid())"
+        let environment = ["XDG_CONFIG_HOME": config]
+        #expect(UserPresetFile.save(saved, environment: environment) == "saved preset 'Slow 7' to \(config)/tactus/presets/slow-7.json")
+        #expect(try PresetFile.load(path: "\(config)/tactus/presets/slow-7.json") == saved)
+        _ = unlink("\(config)/tactus/presets/slow-7.json"); _ = rmdir("\(config)/tactus/presets"); _ = rmdir("\(config)/tactus"); _ = rmdir(config)
     }
 }
