@@ -85,12 +85,13 @@ public final class RunFrontEnd {
     @discardableResult
     public func round(linksChanged: Bool = false) -> Bool {
         let now = clock.now()
+        let typed = keys?.drain() ?? []
+        let controller = session.poll(keys: typed)
+        // After the keys, which clear the message line: what was said this round stays.
         let said = errors?.take() ?? []
         for line in said {
             session.say(line.hasPrefix("tactus: ") ? String(line.dropFirst(8)) : line)
         }
-        let typed = keys?.drain() ?? []
-        let controller = session.poll(keys: typed)
         if now >= nextLinkRefresh || linksChanged {
             links = linkSource()
             nextLinkRefresh = now + linkInterval
