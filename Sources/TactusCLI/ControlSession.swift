@@ -181,8 +181,8 @@ public final class ControlSession<Clock: ControlClock> {
         saveLastTempo(tempo)
     }
 
-    /// The settings heard after the change asked for: the current preset's
-    /// sounds and clock options, with the tempo, bar, clock offset and
+    /// The settings asked for last (a pending bar change included): the current
+    /// preset's sounds and clock options, with the tempo, bar, clock offset and
     /// pressure settings of now, no program number (it could clash).
     private func saveAsPreset(named typed: String) {
         let name = String(typed.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
@@ -286,7 +286,7 @@ public final class ControlSession<Clock: ControlClock> {
     }
 
     /// The tempo the engine plays now: a preset's tempo comes with its bar
-    /// change, at its bar line, 3 s later at 208 BPM in 12/8; until then the old one.
+    /// change, at its bar line (`EngineCommand.changeBar`); until then the old one.
     public var heardTempo: BPM {
         changePending ? previousTempo : loop.tempo
     }
