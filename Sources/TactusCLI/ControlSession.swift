@@ -1,4 +1,7 @@
 import TactusCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The control thread of the run mode: the pressure controller's loop, the
 /// preset list, and the computer keyboard, all on one thread with one tempo
@@ -25,10 +28,32 @@ public final class ControlSession<Clock: ControlClock> {
     private var previousBar: BarSettings
     /// `EngineStatus.barChanges` when `bar` was asked for.
     private var barChangesAtRequest = 0
+    /// A bar change was asked for and may not have been applied yet.
+    private var barRequested = false
+    /// The tempo heard before the last bar change was asked for: the engine folds
+    /// any tempo asked for meanwhile into the pending change, so this is what
+    /// plays until its bar line.
+    private var previousTempo: BPM
     public private(set) var muted: Bool
     public private(set) var clockOffsetMilliseconds: Double
-    /// The last thing said to the player; kept until replaced.
+    /// The last thing said to the player; gone after `messageSeconds`, at the
+    /// next key or the next preset, so an old warning does not read as news.
     public private(set) var message: String?
+    /// When `message` goes (nil: no message).
+    public private(set) var messageExpires: ControlTime?
+    /// How long a message stays on the display.
+    public static var messageSeconds: Double { 5 }
+    /// Whether a MIDI controller has sent anything yet: until then the display
+    /// says "no controller" where the force would be.
+    public private(set) var controllerHeard = false
+    private let clock: Clock
+    /// What is typed after `=` (a tempo) or `w` (a preset's name); nil: nothing.
+    public private(set) var entry: String?
+    private var entryIsName = false
+    /// Writes a user preset (the caller's I/O); returns what to say: where it went, or why not.
+    public var savePreset: (Preset) -> String = { _ in "cannot save presets in this mode" }
+    /// The gains the engine plays with; `+` `-` move the master by 1 dB.
+    public private(set) var gains: SoundGains
     /// `q` or Ctrl-C was pressed.
     public private(set) var quitRequested = false
     private var tapTempo = TapTempo()
@@ -43,10 +68,14 @@ public final class ControlSession<Clock: ControlClock> {
     ///   - presets: the preset list (nil: no presets, `[` `]` say so).
     public init(configuration: PressureConfiguration, tempo: BPM, engine: UnsafeMutablePointer<EngineControl>,
                 inputs: [() -> ControlInputEvent?], clock: Clock, bar: BarSettings, muted: Bool = false,
-                clockOffsetMilliseconds: Double = 0, presets: PresetSwitcher? = nil, isSetlist: Bool = false) {
+                clockOffsetMilliseconds: Double = 0, presets: PresetSwitcher? = nil, isSetlist: Bool = false,
+                gains: SoundGains = SoundGains()) {
         self.engine = engine
+        self.clock = clock
+        self.gains = gains
         self.bar = bar
         previousBar = bar
+        previousTempo = tempo
         self.muted = muted
         self.clockOffsetMilliseconds = clockOffsetMilliseconds
         self.presets = presets
@@ -61,13 +90,17 @@ public final class ControlSession<Clock: ControlClock> {
     @discardableResult
     public func poll(keys: [TimedKeyAction] = []) -> ControlTime? {
         for key in keys { perform(key) }
-        return loop.poll()
+        if let expires = messageExpires, clock.now() >= expires { clearMessage() }
+        let next = loop.poll()
+        if loop.lastPollInputs > 0 { controllerHeard = true }
+        return next
     }
 
     // MARK: - Keys
 
     /// Carries out one key of the terminal (`KeyAction`), at the time its byte arrived.
     public func perform(_ key: TimedKeyAction) {
+        clearMessage()
         switch key.action {
         case .startStop:
             let running = engine.pointee.status.running.load(ordering: .acquiring)
@@ -96,7 +129,77 @@ public final class ControlSession<Clock: ControlClock> {
             if engine.pointee.commands.push(.changeBar(settings, tempo: nil, at: .nextBar)) { requested(settings) }
         case .quit:
             quitRequested = true
+        case .beginTempoEntry, .beginNameEntry, .entryCharacter, .entryBackspace, .entryDone, .entryCancel:
+            type(key.action)
+        case .cycleSubdivision:
+            let all = Subdivision.allCases
+            let next = all[((all.firstIndex(of: bar.subdivision) ?? 0) + 1) % all.count]
+            let settings = BarSettings(meter: bar.meter, accents: bar.accents, subdivision: next)
+            guard engine.pointee.commands.push(.changeBar(settings, tempo: nil, at: .nextBar)) else { return }
+            let running = engine.pointee.status.running.load(ordering: .acquiring)
+            requested(settings)
+            say("subdivision \(next.rawValue)" + (running ? " from the next bar line" : ""))
+        case .volumeStep(let step):
+            // Within -60…+12 dB of full scale: below is silence, above the clicks clip.
+            let decibels = min(12, max(-60, (20 * log10(Double(max(gains.master, 1e-6)))).rounded() + Double(step)))
+            var new = gains
+            new.master = Float(pow(10, decibels / 20))
+            guard engine.pointee.commands.push(.setGains(new)) else { return }
+            gains = new
+            presets?.masterGain = new.master
+            say("volume \(Format.decimal(decibels)) dB")
         }
+    }
+
+    /// `=` digits Enter: a tempo, checked against 1…999 BPM; `w` name Enter: a user preset.
+    private func type(_ action: KeyAction) {
+        switch action {
+        case .beginTempoEntry, .beginNameEntry:
+            entry = ""
+            entryIsName = action == .beginNameEntry
+        case .entryCharacter(let byte):
+            guard let text = entry, text.count < (entryIsName ? Preset.maximumNameLength : 6) else { break }
+            entry = text + String(UnicodeScalar(byte))
+        case .entryBackspace:
+            if entry?.isEmpty == false { entry?.removeLast() }
+        case .entryDone:
+            let text = entry ?? ""
+            entry = nil
+            return entryIsName ? saveAsPreset(named: text) : setTypedTempo(text)
+        default:
+            entry = nil
+            return say(entryIsName ? "preset not saved" : "tempo entry dropped")
+        }
+        say((entryIsName ? "save as user preset, name and Enter: " : "type a tempo, Enter to set it (1 to 999 BPM): ") + (entry ?? ""))
+    }
+
+    private func setTypedTempo(_ text: String) {
+        guard let value = Double(text), let tempo = BPM(exactly: value) else {
+            return say("'\(text)' is not a tempo: type 1 to 999 BPM after =, then Enter")
+        }
+        loop.setTempo(tempo)
+        saveLastTempo(tempo)
+    }
+
+    /// The settings asked for last (a pending bar change included): the current
+    /// preset's sounds and clock options, with the tempo, bar, clock offset and
+    /// pressure settings of now, no program number (it could clash).
+    private func saveAsPreset(named typed: String) {
+        let name = String(typed.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+        guard !name.isEmpty else { return say("preset not saved: type a name after w, then Enter") }
+        if let shipped = presets?.library.entries.first(where: { $0.origin == .shipped && $0.preset.name.lowercased() == name.lowercased() }) {
+            return say("preset not saved: '\(shipped.preset.name)' is a shipped preset; choose another name")
+        }
+        var preset = presets?.current?.preset ?? Preset(name: name, tempo: loop.tempo)
+        preset.name = name
+        preset.tempo = loop.tempo
+        preset.bar = bar
+        preset.clock.offsetMilliseconds = clockOffsetMilliseconds
+        preset.pressure = loop.controller.configuration
+        preset.sounds.gains = gains
+        preset.sounds.gains.master = 1
+        preset.program = nil
+        say(savePreset(preset))
     }
 
     private func switchPreset(by step: Int) {
@@ -143,9 +246,12 @@ public final class ControlSession<Clock: ControlClock> {
     private func apply(_ outcome: PresetSwitcher.Outcome) {
         switch outcome {
         case .switched(let entry):
-            requested(entry.preset.bar)
+            clearMessage()
+            requested(entry.preset.bar, point: presets?.switchPoint ?? .nextBar)
             loop.setTempo(entry.preset.tempo, alreadySent: true)
             clockOffsetMilliseconds = entry.preset.clock.offsetMilliseconds
+            gains = entry.preset.sounds.gains
+            gains.master = presets?.masterGain ?? 1
             loop.setConfiguration(entry.preset.pressure)
             presetSwitched(entry)
         case .refused(let error):
@@ -155,22 +261,59 @@ public final class ControlSession<Clock: ControlClock> {
         }
     }
 
-    private func requested(_ settings: BarSettings) {
+    /// Call before the tempo of the change is set: the tempo heard is kept until its bar line.
+    private func requested(_ settings: BarSettings, point: SwitchPoint = .nextBar) {
         previousBar = heardBar
+        previousTempo = heardTempo
         bar = settings
         barChangesAtRequest = engine.pointee.status.barChanges.load(ordering: .acquiring)
+        barRequested = true
+        requestPoint = point
+    }
+
+    private var requestPoint = SwitchPoint.nextBar
+
+    /// Whether a bar change asked for still waits for its bar line (or beat).
+    public var changePending: Bool {
+        barRequested && engine.pointee.status.running.load(ordering: .acquiring)
+            && engine.pointee.status.barChanges.load(ordering: .acquiring) <= barChangesAtRequest
     }
 
     /// The bar the engine plays now: a change asked for while running lands at
     /// the next bar line (or beat), and the display follows the ear, not the key.
     public var heardBar: BarSettings {
-        let applied = engine.pointee.status.barChanges.load(ordering: .acquiring) > barChangesAtRequest
-        return applied || !engine.pointee.status.running.load(ordering: .acquiring) ? bar : previousBar
+        changePending ? previousBar : bar
+    }
+
+    /// The tempo the engine plays now: a preset's tempo comes with its bar
+    /// change, at its bar line (`EngineCommand.changeBar`); until then the old one.
+    public var heardTempo: BPM {
+        changePending ? previousTempo : loop.tempo
+    }
+
+    /// The change asked for and not yet heard, with the bar it lands on (the
+    /// engine's bar of the last beat + 1; nil bar: the next beat, `--switch now`).
+    public var pending: PendingChange? {
+        guard changePending else { return nil }
+        let tempo = loop.tempo != previousTempo ? loop.tempo : nil
+        let meter = bar.meter != previousBar.meter || bar.accents != previousBar.accents ? bar.meter : nil
+        guard tempo != nil || meter != nil else { return nil }
+        let at: Int? = switch requestPoint {
+        case .nextBar: engine.pointee.status.bar.load(ordering: .acquiring) + 1
+        case .nextBeat: nil
+        }
+        return PendingChange(tempo: tempo, meter: meter, bar: at)
     }
 
     /// Replaces the message line.
     public func say(_ text: String) {
         message = text
+        messageExpires = clock.now() + Int64(Self.messageSeconds * 1_000_000)
+    }
+
+    private func clearMessage() {
+        message = nil
+        messageExpires = nil
     }
 
     /// Where the current preset stands in the list, for the display.

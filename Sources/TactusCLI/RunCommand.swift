@@ -133,9 +133,12 @@ public enum RunCommand {
             if let entry = presets.preset { s.started(with: entry) }
             switcher = s
         }
-        return ControlSession(configuration: configuration, tempo: jack.engine.tempo, engine: control, inputs: inputs, clock: TactusCore.MonotonicClock(),
-                              bar: jack.engine.bar, muted: options.mute, clockOffsetMilliseconds: options.clock.offsetMilliseconds,
-                              presets: switcher, isSetlist: options.setlist != nil)
+        let session = ControlSession(configuration: configuration, tempo: jack.engine.tempo, engine: control, inputs: inputs,
+                                     clock: TactusCore.MonotonicClock(), bar: jack.engine.bar, muted: options.mute,
+                                     clockOffsetMilliseconds: options.clock.offsetMilliseconds, presets: switcher,
+                                     isSetlist: options.setlist != nil, gains: jack.engine.gains)
+        session.savePreset = { UserPresetFile.save($0, environment: environment) }
+        return session
     }
 
     /// The JACK and ALSA side for the display.

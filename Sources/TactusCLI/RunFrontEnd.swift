@@ -85,12 +85,13 @@ public final class RunFrontEnd {
     @discardableResult
     public func round(linksChanged: Bool = false) -> Bool {
         let now = clock.now()
+        let typed = keys?.drain() ?? []
+        let controller = session.poll(keys: typed)
+        // After the keys, which clear the message line: what was said this round stays.
         let said = errors?.take() ?? []
         for line in said {
             session.say(line.hasPrefix("tactus: ") ? String(line.dropFirst(8)) : line)
         }
-        let typed = keys?.drain() ?? []
-        let controller = session.poll(keys: typed)
         if now >= nextLinkRefresh || linksChanged {
             links = linkSource()
             nextLinkRefresh = now + linkInterval
@@ -110,8 +111,8 @@ public final class RunFrontEnd {
         }
         let running = engine.pointee.status.running.load(ordering: .relaxed)
         let lookAgain = !drawn || changed || linksChanged || !said.isEmpty || !typed.isEmpty || session.loop.lastPollInputs > 0
-            || session.heardBar != session.bar || (screen != nil && running)
-        nextDeadline = ControlTime.earliest(controller, lookAgain ? nextModel : nil)
+            || session.changePending || (screen != nil && running)
+        nextDeadline = ControlTime.earliest(ControlTime.earliest(controller, lookAgain ? nextModel : nil), session.messageExpires)
         return session.quitRequested
     }
 

@@ -1,3 +1,4 @@
+import Synchronization
 import TactusCore
 #if canImport(Glibc)
 import Glibc
@@ -26,7 +27,8 @@ public enum JackControlThread {
         if !metronome.isConnected { metronome.connect() }
         loop.run(wakeup: metronome.wakeup) {
             if let signal = signals.received {
-                metronome.shutdown(signal: signal)
+                // `q` is the player's own way out: no "SIGINT received" to read.
+                metronome.shutdown(signal: quitByKey.load(ordering: .acquiring) ? nil : signal)
                 loop.requestStop()
                 return nil
             }
@@ -41,6 +43,10 @@ public enum JackControlThread {
     /// control thread itself (`q` on the terminal): sent to the process, so the
     /// `Watcher` takes it.
     public static func requestQuit() {
+        quitByKey.store(true, ordering: .releasing)
         kill(getpid(), SIGINT)
     }
+
+    /// Set by `requestQuit`: the SIGINT that follows is Tactus' own.
+    private static let quitByKey = Atomic<Bool>(false)
 }

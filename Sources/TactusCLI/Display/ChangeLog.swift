@@ -18,11 +18,13 @@ import TactusCore
 /// Timestamps are UTC, ISO 8601 with milliseconds. A tempo line comes when the
 /// tempo has settled: not for every step of a hold on the up or down key, only
 /// once the key is released (and at once for a terminal key, a tap tempo or a
-/// preset). The beat and the force are not logged: they change many times a second.
+/// preset). A preset's tempo and meter are logged when its bar line plays
+/// them; at the switch, `pending 208 BPM at bar 13` says what is coming. The
+/// beat and the force are not logged: they change many times a second.
 ///
 /// Line words, in the order they come within one moment: `jack connected …`,
 /// `jack lost …`, `jack rate …`, `jack period …`, `connected …`, `disconnected …`,
-/// `preset …`, `meter …`, `tempo …`, `running`, `stopped`, `muted`, `unmuted`,
+/// `preset …`, `pending …`, `meter …`, `tempo …`, `running`, `stopped`, `muted`, `unmuted`,
 /// `clock offset …`, `xruns N (+K)`, `section …`, `trainer …`, `gap on|off`, `message …`.
 public struct ChangeLog: Sendable {
     private var previous: DisplayModel?
@@ -71,6 +73,7 @@ public struct ChangeLog: Sendable {
             let place = preset.index.map { "\($0 + 1)/\(preset.count)" } ?? "file"
             out.append("preset \(place)\(list) \(preset.name)")
         }
+        if let pending = m.pending, pending != old?.pending { out.append("pending \(pending.text)") }
         if old?.meter != m.meter || old?.accents != m.accents {
             out.append("meter \(m.meter) \(m.accents)")
         }

@@ -6,7 +6,8 @@ import TactusCore
 /// drawn (`RedrawLimiter`) and drawn (`ScreenRenderer`) or logged (`ChangeLog`).
 /// Plain data, so tests build it by hand.
 public struct DisplayModel: Hashable, Sendable {
-    /// The tempo asked for (what the keys and the controller last stored).
+    /// The tempo heard: what the keys and the controller last stored, but for a
+    /// preset's tempo, which counts from its bar line (`pending` until then).
     public var tempo: BPM
     public var meter: Meter
     public var accents: AccentPattern
@@ -28,15 +29,22 @@ public struct DisplayModel: Hashable, Sendable {
     public var alsaActive: Bool
     /// `--clock-offset` (or the preset's): the MIDI clock against the click, ms.
     public var clockOffsetMilliseconds: Double
-    /// The last thing said to the player (a refused preset, a stuck key); kept until replaced.
+    /// The last thing said to the player (a refused preset, a stuck key), for a few seconds.
     public var message: String?
     /// Tempo map, trainer and gap (nil: none of them runs).
     public var practice: PracticeView?
+    /// A bar change asked for and not heard yet (a preset before its bar line).
+    public var pending: PendingChange?
+    /// The subdivision of the bar heard.
+    public var subdivision: Subdivision
+    /// Whether a MIDI controller has sent anything (false: no force to show yet).
+    public var controllerHeard: Bool
 
     public init(tempo: BPM, meter: Meter = .fourFour, accents: AccentPattern? = nil, running: Bool = false, muted: Bool = false,
                 bar: Int = 0, beat: Int = 0, beatAccent: Accent = .accent, pressure: PressureStatus? = nil,
                 preset: PresetPosition? = nil, jack: JackView = .waiting(server: nil), connections: [MIDIConnection] = [],
-                alsaActive: Bool = false, clockOffsetMilliseconds: Double = 0, message: String? = nil, practice: PracticeView? = nil) {
+                alsaActive: Bool = false, clockOffsetMilliseconds: Double = 0, message: String? = nil, practice: PracticeView? = nil,
+                pending: PendingChange? = nil, subdivision: Subdivision = .none, controllerHeard: Bool = true) {
         self.tempo = tempo
         self.meter = meter
         self.accents = accents ?? .standard(beats: meter.beatsPerBar)
@@ -53,6 +61,9 @@ public struct DisplayModel: Hashable, Sendable {
         self.clockOffsetMilliseconds = clockOffsetMilliseconds
         self.message = message
         self.practice = practice
+        self.pending = pending
+        self.subdivision = subdivision
+        self.controllerHeard = controllerHeard
     }
 }
 

@@ -17,7 +17,7 @@ public struct LinkStatus: Hashable, Sendable {
 }
 
 extension DisplayModel {
-    /// What the display shows now, on the control thread: the tempo asked for,
+    /// What the display shows now, on the control thread: the tempo heard,
     /// the beat the engine last played, the bar it plays, the pressure
     /// controller's state, the preset, and the links.
     /// `practice`: the tempo map (to name its entries) and whether a trainer or gap runs.
@@ -27,12 +27,13 @@ extension DisplayModel {
         let bar = session.heardBar
         let beatsPerBar = bar.meter.beatsPerBar
         let beat = engine.status.beat.load(ordering: .acquiring)
-        self.init(tempo: session.loop.tempo, meter: bar.meter, accents: bar.accents,
+        self.init(tempo: session.heardTempo, meter: bar.meter, accents: bar.accents,
                   running: engine.status.running.load(ordering: .acquiring), muted: session.muted,
                   bar: engine.status.bar.load(ordering: .acquiring), beat: beat <= beatsPerBar ? beat : 0,
                   beatAccent: Accent(rawValue: engine.status.lastAccent.load(ordering: .acquiring)) ?? .normal,
                   pressure: status, preset: session.presetPosition, jack: links.jack, connections: links.connections,
                   alsaActive: links.alsaActive, clockOffsetMilliseconds: session.clockOffsetMilliseconds, message: session.message,
-                  practice: practice.map { PracticeView(status: engine.status, map: $0.map, trainer: $0.trainer) })
+                  practice: practice.map { PracticeView(status: engine.status, map: $0.map, trainer: $0.trainer) },
+                  pending: session.pending, subdivision: bar.subdivision, controllerHeard: session.controllerHeard)
     }
 }

@@ -17,6 +17,22 @@ public enum KeyAction: Hashable, Sendable, BitwiseCopyable {
     case beatsPerBar(Int)
     /// `q` or Ctrl-C.
     case quit
+    /// `=`: type a tempo; the digits that follow are its characters, not beats a bar.
+    case beginTempoEntry
+    /// `w`: type a name to save the settings as a user preset.
+    case beginNameEntry
+    /// A character of what is typed (the ASCII byte): a tempo's digit or `.`, a name's letter.
+    case entryCharacter(UInt8)
+    /// Backspace while typing.
+    case entryBackspace
+    /// Enter: the typed tempo is set, the named preset saved.
+    case entryDone
+    /// Any other key while typing: the entry is dropped, the key itself too.
+    case entryCancel
+    /// `s`: the next subdivision (none, eighths, triplets, sixteenths, swing).
+    case cycleSubdivision
+    /// `+` `-`: the volume up or down by that many dB.
+    case volumeStep(Int)
 }
 
 /// A key action and when its byte arrived (CLOCK_MONOTONIC µs, like

@@ -17,6 +17,9 @@ public struct KeyDecoder: Sendable {
     }
 
     private var state = State.ground
+    /// After `=`: digits, `.` and Backspace edit a tempo until Enter; after `w`, a name.
+    private enum Entry: Sendable { case tempo, name }
+    private var entry: Entry?
 
     public init() {}
 
@@ -74,6 +77,7 @@ public struct KeyDecoder: Sendable {
     }
 
     private mutating func plain(_ byte: UInt8) -> KeyAction? {
+        if let entry { return typing(byte, entry) }
         switch byte {
         case ASCII.escape: return enterEscape()
         case UInt8(ascii: " "): return .startStop
@@ -84,7 +88,34 @@ public struct KeyDecoder: Sendable {
         case UInt8(ascii: "q"), UInt8(ascii: "Q"), ASCII.endOfText: return .quit
         case UInt8(ascii: "1")...UInt8(ascii: "9"): return .beatsPerBar(Int(byte - UInt8(ascii: "0")))
         case UInt8(ascii: "0"): return .beatsPerBar(10)
+        case UInt8(ascii: "="):
+            entry = .tempo
+            return .beginTempoEntry
+        case UInt8(ascii: "w"), UInt8(ascii: "W"):
+            entry = .name
+            return .beginNameEntry
+        case UInt8(ascii: "s"), UInt8(ascii: "S"): return .cycleSubdivision
+        case UInt8(ascii: "+"): return .volumeStep(1)
+        case UInt8(ascii: "-"): return .volumeStep(-1)
         default: return nil
+        }
+    }
+
+    /// A byte while a tempo is typed. Enter is CR in raw mode (ICRNL is off), LF from a pipe.
+    private mutating func typing(_ byte: UInt8, _ kind: Entry) -> KeyAction? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."): return .entryCharacter(byte)
+        case 0x20...0x7E where kind == .name: return .entryCharacter(byte)
+        case 0x7F, 0x08: return .entryBackspace
+        case 0x0D, 0x0A:
+            entry = nil
+            return .entryDone
+        case ASCII.endOfText:
+            entry = nil
+            return .quit
+        default:
+            entry = nil
+            return .entryCancel
         }
     }
 }

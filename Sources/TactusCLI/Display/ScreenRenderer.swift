@@ -130,6 +130,7 @@ public struct ScreenRenderer: Sendable {
         let unit = m.meter.beatUnit
         let tempo = unit == 4 ? "\(m.tempo) BPM" : "\(note(unit)) = \(m.tempo)"
         var spans = [label("tempo"), Span(text: tempo, style: .bold), Span(text: "   \(m.meter)   bar:beat \(position)")]
+        if let pending = m.pending { spans.append(Span(text: "   \(unicode ? "\u{2192}" : "->") \(pending.text)", style: .warning)) }
         let clock = Span(text: "   (MIDI clock \(note(4)) = \(Format.decimal(m.tempo.value * 4 / Double(unit))))")
         if unit != 4, spans.map(\.text.count).reduce(clock.text.count, +) <= width { spans.append(clock) }
         return Row(.essential, spans)
@@ -164,6 +165,9 @@ public struct ScreenRenderer: Sendable {
             }
             if spaced && index < count - 1 { spans.append(Span(text: " ")) }
         }
+        // The clicks between the beats, when any play and the row has room.
+        let subdivision = Span(text: "   subdivision \(m.subdivision.rawValue)")
+        if m.subdivision != .none, spans.map(\.text.count).reduce(subdivision.text.count, +) <= width { spans.append(subdivision) }
         return Row(.essential, spans)
     }
 
@@ -198,7 +202,12 @@ public struct ScreenRenderer: Sendable {
                 Span(text: String(repeating: "-", count: width - filled)), Span(text: "]")]
     }
 
+    /// The force bar once a controller has sent something; before, an empty
+    /// bar would read as a controller at rest.
     func forceRow(_ m: DisplayModel) -> Row {
+        guard m.controllerHeard else {
+            return Row(.essential, [label("force"), Span(text: "no controller (nothing received on the control port yet)", style: .dim)])
+        }
         let layout = barLayout()
         let p = m.pressure
         let style: ScreenStyle = p.level == .strong ? .strong : p.level == .light ? .light : .plain
@@ -254,7 +263,8 @@ public struct ScreenRenderer: Sendable {
 
     /// The keys, packed into as many rows as the width needs.
     func helpRows() -> [Row] {
-        let items = ["space start/stop", "<- -> -1/+1", "up down +10/-10", "t tap", "[ ] preset", "m mute", "1-9 0 beats a bar", "q quit"]
+        let items = ["space start/stop", "<- -> -1/+1", "up down +10/-10", "= type a tempo", "t tap", "[ ] preset", "m mute",
+                     "+ - volume", "s subdivision", "1-9 0 beats a bar", "w save preset", "q quit"]
         let room = max(1, width - ScreenRenderer.labelWidth)
         var lines: [String] = []
         for item in items {
