@@ -8,7 +8,7 @@ extension Options {
         guard accents.count == meter.beatsPerBar else {
             throw OptionError("tactus: --accents '\(accents)' has \(accents.count) beats but the meter \(meter) has \(meter.beatsPerBar): give one symbol a beat")
         }
-        return BarSettings(meter: meter, accents: accents, subdivision: subdivision ?? base.subdivision)
+        return BarSettings(meter: meter, accents: accents, subdivision: subdivision ?? base.subdivision, pulse: pulse ?? base.pulse)
     }
 
     /// `--gain` in dB as a linear factor.

@@ -33,6 +33,8 @@ struct ClickPattern: BitwiseCopyable {
         let withinBeat = inBar % beatLength
         if withinBeat == 0 {
             let index = Int(inBar / beatLength)
+            // A dotted pulse: the eighths between the dotted quarters sound as subdivisions.
+            if bar.pulse == .dotted && index % 3 != 0 && Pulse.isCompound(bar.meter) { return bar.accents[index] == .silent ? nil : .subdivision }
             return .beat(index: index, accent: bar.accents[index])
         }
         guard subdivisionsOn(at: tempo) else { return nil }
