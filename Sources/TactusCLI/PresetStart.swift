@@ -56,6 +56,13 @@ public struct PresetStart: Sendable {
             options.tempoMap = map
         }
         if options.trainer == nil && options.tempo == nil && options.tempoMap == nil { options.trainer = practice.trainer }
+        // `MapFile.load` left these to the preset; without sections they have no map.
+        if options.tempoMap == nil, let label = options.startAt {
+            throw PresetError(file: file, path: "sections", problem: "--start-at '\(label)' needs a tempo map: --map FILE or the preset's sections")
+        }
+        if options.tempoMap == nil && options.mapLoop {
+            throw PresetError(file: file, path: "sections", problem: "--map-loop needs a tempo map: --map FILE or the preset's sections")
+        }
     }
 
     /// Tempo and bar for the engine: an option given on the command line wins over the preset.

@@ -64,5 +64,11 @@ struct PresetPracticeRenderTests {
         let fromVerse = try render(f, "verse", ["--preset", f + "/song.json", "--start-at", "verse"])
         let verseMap = try render(f, "verse-map", ["--map", f + "/song.map", "--start-at", "verse", "--gap-random", "0.25"])
         #expect(fromVerse.count < fromPreset.count && fromVerse == verseMap)
+        // A preset without sections gives --start-at no map: refused, nothing written.
+        try #"{ "format": 1, "name": "Plain", "tempo": 100 }"#.write(toFile: f + "/plain.json", atomically: true, encoding: .utf8)
+        let r = try TactusProcess.run(["render", f + "/none.wav", "--preset", f + "/plain.json", "--start-at", "verse"])
+        #expect(r.status == 2 && r.standardError == "tactus: \(f)/plain.json: sections: --start-at 'verse' needs a tempo map: --map FILE or the preset's sections\n",
+                "\(r.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: f + "/none.wav"))
     }
 }
