@@ -40,6 +40,8 @@ public struct Options: Sendable {
     public var subdivision: Subdivision?
     /// `--pulse beat|dotted`.
     public var pulse: Pulse?
+    /// `--swing RATIO`: eighths, the off-beat at RATIO of the beat.
+    public var swingRatio: Double?
     /// Output gain of the click in dB.
     public var gainDecibels: Double = 0
     public var mute = false

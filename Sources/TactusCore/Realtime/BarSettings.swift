@@ -6,6 +6,9 @@ public struct BarSettings: Hashable, Sendable, BitwiseCopyable {
     public var subdivision: Subdivision
     /// `--pulse`: the beat of the meter, or the dotted quarter of 6/8, 9/8 and 12/8.
     public var pulse: Pulse
+    /// `--swing RATIO`: with eighths, the off-beat eighth at this fraction of
+    /// the beat (0.5 straight, 2/3 the triplet shuffle); 0 when not given.
+    public var swingRatio: Double = 0
 
     public init(meter: Meter = .fourFour, accents: AccentPattern? = nil, subdivision: Subdivision = .none, pulse: Pulse = .beat) {
         self.meter = meter
