@@ -9,6 +9,8 @@ enum MapFile {
 
     static func load(_ options: Options) throws(OptionError) -> TempoMap? {
         guard let path = options.mapFile else {
+            // A preset's sections may be the map (`PresetStart.applyPractice`).
+            guard options.preset == nil else { return nil }
             if let label = options.startAt { throw OptionError("tactus: --start-at '\(label)' needs a tempo map: --map FILE") }
             if options.mapLoop { throw OptionError("tactus: --map-loop needs a tempo map: --map FILE") }
             return nil

@@ -117,6 +117,15 @@ public enum OptionTable {
                 guard let s = Subdivision(rawValue: v) else { throw bad(n, v, "one of \(subdivisions)") }
                 o.subdivision = s
             },
+            value("--pulse", nil, "KIND", .playing, .tempo, "beat, or dotted: 6/8, 9/8 and 12/8 clicked on the dotted quarter, the eighths as subdivisions",
+                  "beat or dotted", choices: Pulse.allCases.map(\.rawValue)) { o, v, n throws(OptionError) in
+                guard let p = Pulse(rawValue: v) else { throw bad(n, v, "beat or dotted") }
+                o.pulse = p
+            },
+            value("--swing", nil, "RATIO", .playing, .tempo, "swung eighths: the off-beat eighth at RATIO of the beat (0.5 straight to 0.75; swing is 2/3)",
+                  "a ratio from 0.5 to 0.75 (e.g. 0.58)") { o, v, n throws(OptionError) in
+                o.swingRatio = try number(v, n, in: 0.5...0.75, "a ratio from 0.5 to 0.75 (e.g. 0.58)")
+            },
             value("--gain", "g", "DB", .playing, .tempo, "click gain in dB, -60 to 12 (-6, -6dB; default 0)", "a gain in dB from -60 to 12") { o, v, n throws(OptionError) in
                 o.gainDecibels = try number(v, n, in: -60...12, "a gain in dB from -60 to 12", unit: "dB")
             },

@@ -38,6 +38,10 @@ public struct Options: Sendable {
     public var meter: Meter?
     public var accents: AccentPattern?
     public var subdivision: Subdivision?
+    /// `--pulse beat|dotted`.
+    public var pulse: Pulse?
+    /// `--swing RATIO`: eighths, the off-beat at RATIO of the beat.
+    public var swingRatio: Double?
     /// Output gain of the click in dB.
     public var gainDecibels: Double = 0
     public var mute = false

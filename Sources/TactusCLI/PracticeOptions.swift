@@ -3,8 +3,8 @@ import TactusCore
 /// The practice options: tempo map, count-in, speed trainer, gap trainer
 /// (README "Practice", docs/DESIGN.md §10).
 extension OptionTable {
-    static let trainerAllowed = "FROM-TO/BARS[:STEP]: tempi from 1 to 999, BARS from 1 to 1000, STEP a non-zero BPM toward TO (e.g. 80-120/10 or 120-90/4:-2.5)"
-    static let gapAllowed = "PLAY/MUTE: bars heard, then bars silent, each from 1 to 1000 (e.g. 3/1)"
+    static let trainerAllowed = SpeedTrainer.allowed
+    static let gapAllowed = GapTrainer.allowed
 
     static let practice: [OptionSpec] = [
         value("--map", nil, "FILE", .playing, .tempo, "play a tempo map in klick's format from the start (render: its whole length)",
@@ -22,12 +22,7 @@ extension OptionTable {
             o.trainer = try trainer(v, n)
         },
         value("--gap", nil, "PLAY/MUTE", .playing, .tempo, "gap trainer: PLAY bars heard, MUTE bars silent; the clock runs on", gapAllowed) { o, v, n throws(OptionError) in
-            let parts = v.split(separator: "/", omittingEmptySubsequences: false)
-            guard parts.count == 2, let play = Int(parts[0]), let mute = Int(parts[1]), (1...1000).contains(play), (1...1000).contains(mute) else {
-                throw bad(n, v, gapAllowed)
-            }
-            o.gap.play = play
-            o.gap.mute = mute
+            do throws(PracticeSyntaxError) { try o.gap.parse(v) } catch { throw bad(n, v, gapAllowed) }
         },
         value("--gap-random", nil, "P", .playing, .tempo, "each bar silent with probability P (0 to 1)", "a probability from 0 to 1 (e.g. 0.2)") { o, v, n throws(OptionError) in
             o.gap.probability = try number(v, n, in: 0...1, "a probability from 0 to 1 (e.g. 0.2)")
@@ -39,31 +34,14 @@ extension OptionTable {
         },
     ]
 
-    /// `80-120/10`, `80-120/10:2`, `120-90/4:-2.5`.
+    /// `80-120/10`, `80-120/10:2`, `120-90/4:-2.5` (`SpeedTrainer(parsing:)`, the preset's `trainer` too).
     static func trainer(_ value: String, _ name: String) throws(OptionError) -> SpeedTrainer {
-        let slash = value.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
-        let tempi = slash[0].split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
-        guard slash.count == 2, tempi.count == 2 else { throw bad(name, value, trainerAllowed) }
-        let barsAndStep = slash[1].split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-        let from: BPM, to: BPM
-        do throws(OptionError) {
-            from = try bpm(String(tempi[0]), name)
-            to = try bpm(String(tempi[1]), name)
+        do throws(PracticeSyntaxError) {
+            return try SpeedTrainer(parsing: value)
         } catch {
-            throw bad(name, value, trainerAllowed)
+            guard let problem = error.problem else { throw bad(name, value, trainerAllowed) }
+            throw OptionError("tactus: \(name) '\(value)': \(problem)")
         }
-        guard let bars = Int(barsAndStep[0]), (1...1000).contains(bars) else { throw bad(name, value, trainerAllowed) }
-        var step: Int32?
-        if barsAndStep.count == 2 {
-            let text = String(barsAndStep[1])
-            let decimals = text.firstIndex(of: ".").map { text[text.index(after: $0)...].count } ?? 0
-            guard let s = Double(text), s.isFinite, s != 0, abs(s) <= 100, decimals <= 2 else { throw bad(name, value, trainerAllowed) }
-            guard (s > 0) == (to > from) || to == from else {
-                throw OptionError("tactus: \(name) '\(value)': a step of \(text) goes away from \(to): STEP's sign is the direction from FROM to TO")
-            }
-            step = Int32((s * 100).rounded())
-        }
-        return SpeedTrainer(from: from, to: to, bars: bars, stepHundredths: step)
     }
 }
 

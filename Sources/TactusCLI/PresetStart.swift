@@ -34,6 +34,35 @@ public struct PresetStart: Sendable {
         options.presetSamples = entry.sampleFiles()
         options.soundGains = entry.preset.sounds.gains
         options.presetClock = entry.preset.clock
+        try applyPractice(entry.preset.practice, to: &options, file: entry.file)
+    }
+
+    /// The preset's count-in, trainers and tempo map, at start only (Presets/README.md
+    /// "Practice"). An option of the same tool wins: `--count-in`, `--gap`/`--gap-random`,
+    /// `--trainer` or `--bpm` over `trainer`, `--map` or `--trainer` over `sections`.
+    func applyPractice(_ practice: PresetPractice, to options: inout Options, file: String) throws(PresetError) {
+        if options.countInBars == nil { options.countInBars = practice.countIn }
+        if options.gapTrainer == nil {
+            (options.gap.play, options.gap.mute, options.gap.probability) = (practice.gap.play, practice.gap.mute, practice.gap.probability)
+        }
+        if options.tempoMap == nil && options.trainer == nil, var map = practice.sections {
+            if let label = options.startAt {
+                guard let from = map.starting(at: label) else {
+                    throw PresetError(file: file, path: "sections", problem: "--start-at '\(label)': no entry has that label",
+                                      allowed: map.labels.isEmpty ? "an entry with a label" : map.labels.joined(separator: ", "))
+                }
+                map = from
+            }
+            options.tempoMap = map
+        }
+        if options.trainer == nil && options.tempo == nil && options.tempoMap == nil { options.trainer = practice.trainer }
+        // `MapFile.load` left these to the preset; without sections they have no map.
+        if options.tempoMap == nil, let label = options.startAt {
+            throw PresetError(file: file, path: "sections", problem: "--start-at '\(label)' needs a tempo map: --map FILE or the preset's sections")
+        }
+        if options.tempoMap == nil && options.mapLoop {
+            throw PresetError(file: file, path: "sections", problem: "--map-loop needs a tempo map: --map FILE or the preset's sections")
+        }
     }
 
     /// Tempo and bar for the engine: an option given on the command line wins over the preset.

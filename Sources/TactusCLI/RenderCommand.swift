@@ -37,7 +37,7 @@ public enum RenderCommand {
             throw OptionError("tactus: render needs exactly one output file: tactus render OUT.wav --seconds N")
         }
         let sampleRate = options.sampleRate
-        let map = options.tempoMap.map { MapTimeline($0, loops: options.mapLoop, subdivision: options.subdivision ?? .none) }
+        let map = options.tempoMap.map { MapTimeline($0, loops: options.mapLoop, subdivision: options.subdivision ?? .none, pulse: options.pulse ?? .beat) }
         defer { map?.deallocate() }
         let totalFrames: Int64
         if let seconds = options.seconds {

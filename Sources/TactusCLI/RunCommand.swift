@@ -180,7 +180,7 @@ public enum RunCommand {
                                           sendSongPosition: options.clock.sendSongPosition, muted: options.mute,
                                           feedbackNotes: options.feedbackMIDI ? .standard : nil,
                                           // `--map`: laid out once, played from each Start, kept for the whole run.
-                                          map: options.tempoMap.map { MapTimeline($0, loops: options.mapLoop, subdivision: options.subdivision ?? .none) },
+                                          map: options.tempoMap.map { MapTimeline($0, loops: options.mapLoop, subdivision: options.subdivision ?? .none, pulse: options.pulse ?? .beat) },
                                           countIn: options.countIn, trainer: options.trainer, gap: options.gapTrainer)
         do {
             try jack.checkClockOffset()

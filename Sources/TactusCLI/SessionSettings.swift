@@ -8,7 +8,15 @@ extension Options {
         guard accents.count == meter.beatsPerBar else {
             throw OptionError("tactus: --accents '\(accents)' has \(accents.count) beats but the meter \(meter) has \(meter.beatsPerBar): give one symbol a beat")
         }
-        return BarSettings(meter: meter, accents: accents, subdivision: subdivision ?? base.subdivision)
+        var bar = BarSettings(meter: meter, accents: accents, subdivision: subdivision ?? base.subdivision, pulse: pulse ?? base.pulse)
+        if let swingRatio {
+            guard subdivision == nil || subdivision == .eighths else {
+                throw OptionError("tactus: --swing swings eighths: it does not go with --subdivision \(bar.subdivision.rawValue)")
+            }
+            bar.subdivision = .eighths
+            bar.swingRatio = swingRatio
+        }
+        return bar
     }
 
     /// `--gain` in dB as a linear factor.

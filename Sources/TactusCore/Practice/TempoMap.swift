@@ -3,7 +3,7 @@
 /// the entry, or one per beat), an accent pattern and a volume. Tempi count
 /// quarter notes a minute whatever the meter, as klick defines them ("a beat
 /// always referring to quarter notes", klick's manual; docs/DESIGN.md §10).
-public struct TempoMap: Sendable, Equatable {
+public struct TempoMap: Sendable, Hashable {
     public var sections: [MapSection]
 
     public init(sections: [MapSection]) { self.sections = sections }
@@ -18,7 +18,7 @@ public struct TempoMap: Sendable, Equatable {
 }
 
 /// One entry of a tempo map: `[label:] bars [meter] tempo [pattern] [volume]`.
-public struct MapSection: Sendable, Equatable {
+public struct MapSection: Sendable, Hashable {
     public var label: String?
     public var bars: Int
     public var meter: Meter
@@ -45,7 +45,7 @@ public struct MapSection: Sendable, Equatable {
 }
 
 /// An entry's tempo, in quarter notes a minute.
-public enum MapTempo: Sendable, Equatable {
+public enum MapTempo: Sendable, Hashable {
     /// One tempo for the whole entry: `120`.
     case constant(Double)
     /// A gradual change from the first tempo at the entry's first beat to the

@@ -19,6 +19,8 @@ public struct Preset: Hashable, Sendable {
     public var clock: ClockOptions
     /// The Program Change number that selects this preset, whatever its place in the list.
     public var program: UInt7?
+    /// Count-in, trainers and tempo map (`PresetPractice`), applied at start.
+    public var practice = PresetPractice()
 
     public init(name: String, tempo: BPM, bar: BarSettings = BarSettings(), sounds: PresetSounds = PresetSounds(),
                 pressure: PressureConfiguration = PressureConfiguration(), clock: ClockOptions = ClockOptions(), program: UInt7? = nil) {

@@ -21,7 +21,7 @@ enum PresetSchema {
             .object("sounds", \.preset.sounds, sounds),
             .object("clock", \.preset.clock, clock),
             .object("pressure", \.preset.pressure, PressureSchema.pressure),
-        ], rules: [
+        ] + practiceFields, rules: practiceRules + [
             PresetRule(key: "accents") { draft in
                 let meter = draft.preset.bar.meter
                 guard let accents = draft.accents, accents.count != meter.beatsPerBar else { return nil }

@@ -4,11 +4,37 @@ public struct BarSettings: Hashable, Sendable, BitwiseCopyable {
     public var meter: Meter
     public var accents: AccentPattern
     public var subdivision: Subdivision
+    /// `--pulse`: the beat of the meter, or the dotted quarter of 6/8, 9/8 and 12/8.
+    public var pulse: Pulse
+    /// `--swing RATIO`: with eighths, the off-beat eighth at this fraction of
+    /// the beat (0.5 straight, 2/3 the triplet shuffle); 0 when not given.
+    public var swingRatio: Double = 0
 
-    public init(meter: Meter = .fourFour, accents: AccentPattern? = nil, subdivision: Subdivision = .none) {
+    public init(meter: Meter = .fourFour, accents: AccentPattern? = nil, subdivision: Subdivision = .none, pulse: Pulse = .beat) {
         self.meter = meter
         self.accents = accents ?? .standard(beats: meter.beatsPerBar)
         self.subdivision = subdivision
+        self.pulse = pulse
+    }
+}
+
+/// What the beat sound marks in a bar (`--pulse`).
+public enum Pulse: String, Sendable, Hashable, CaseIterable, BitwiseCopyable {
+    /// Every beat of the meter (its lower number).
+    case beat
+    /// In 6/8, 9/8 and 12/8, the dotted quarter: eighths 1, 4, 7 and 10 are
+    /// the beats (with their accents), the eighths between them sound as
+    /// subdivisions. Other meters click every beat.
+    case dotted
+
+    /// Whether a meter is grouped in dotted quarters: N/8 with N 6, 9 or 12.
+    public static func isCompound(_ meter: Meter) -> Bool {
+        // A switch, not an Array literal: this runs in `Engine.render` (no allocation).
+        guard meter.beatUnit == 8 else { return false }
+        switch meter.beatsPerBar {
+        case 6, 9, 12: return true
+        default: return false
+        }
     }
 }
 

@@ -17,6 +17,11 @@ struct ClickPattern: BitwiseCopyable {
     /// The first pulse at or after `rel` (pulses from a bar line) where a click may fall.
     func nextClickPulse(atOrAfter rel: Int64, tempo: BPM) -> Int64 {
         let beat = bar.meter.pulsesPerBeat
+        if let swung = swungPulse(tempo: tempo) {
+            // The beat, or the pulse the swung eighth's frame falls within (`swungFrame`).
+            let beatStart = rel - rel % beat
+            return rel == beatStart ? rel : rel <= beatStart + swung ? beatStart + swung : beatStart + beat
+        }
         let step = subdivisionsOn(at: tempo) ? beat / Int64(bar.subdivision.divisions) : beat
         return roundUp(rel, toMultipleOf: step)
     }
@@ -33,11 +38,29 @@ struct ClickPattern: BitwiseCopyable {
         let withinBeat = inBar % beatLength
         if withinBeat == 0 {
             let index = Int(inBar / beatLength)
+            // A dotted pulse: the eighths between the dotted quarters sound as subdivisions.
+            if bar.pulse == .dotted && index % 3 != 0 && Pulse.isCompound(bar.meter) { return bar.accents[index] == .silent ? nil : .subdivision }
             return .beat(index: index, accent: bar.accents[index])
         }
         guard subdivisionsOn(at: tempo) else { return nil }
+        if let swung = swungPulse(tempo: tempo) { return withinBeat == swung ? .subdivision : nil }
         let step = beatLength / Int64(bar.subdivision.divisions)
         guard withinBeat % step == 0, bar.subdivision.clicks(atPart: Int(withinBeat / step)) else { return nil }
         return .subdivision
+    }
+
+    /// With `--swing` and eighths, the whole pulse within a beat at or before
+    /// the swung eighth (ratio × beat, floored); nil when straight.
+    func swungPulse(tempo: BPM) -> Int64? {
+        guard bar.swingRatio > 0, bar.subdivision == .eighths, subdivisionsOn(at: tempo) else { return nil }
+        return Int64(bar.swingRatio * Double(bar.meter.pulsesPerBeat))
+    }
+
+    /// The swung eighth's frame: its beat's first frame plus the ratio of the
+    /// beat's frames, rounded, from the two beat frames of the grid, so it is
+    /// exact at any tempo and nothing accumulates from beat to beat.
+    func swungFrame(beatStart: Int64, beatEnd: Int64) -> Int64 {
+        // floor(x + 0.5) as the grid mappings round: `rounded()` takes a rounding-rule type the real-time check refuses.
+        beatStart + floorToInt64(bar.swingRatio * Double(beatEnd - beatStart) + 0.5)
     }
 }

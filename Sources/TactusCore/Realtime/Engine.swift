@@ -255,7 +255,14 @@ public struct Engine: ~Copyable {
         }
         // A gap bar: the beat is counted and shown, its click silent.
         guard !gapMutes(at: e) else { return }
-        audio.click(sound, gridFrame: gridFrame, blockStart: blockStart, status: status, scale: scale)
+        var frame = gridFrame
+        if sound == .subdivision, pattern.swungPulse(tempo: grid.tempo) != nil {
+            // `--swing`: between this pulse and the next, at the exact fraction of the beat's frames.
+            let beat = pattern.bar.meter.pulsesPerBeat
+            let beatStart = e - song.barRelative(e) % beat
+            frame = pattern.swungFrame(beatStart: grid.frame(of: beatStart), beatEnd: grid.frame(of: beatStart + beat))
+        }
+        audio.click(sound, gridFrame: frame, blockStart: blockStart, status: status, scale: scale)
     }
 }
 

@@ -18,12 +18,13 @@ public struct MapTimeline: @unchecked Sendable, BitwiseCopyable {
     public var loops: Bool
 
     /// `subdivision` is clicked in every entry (klick's maps have none).
-    public init(_ map: TempoMap, loops: Bool = false, subdivision: Subdivision = .none) {
+    /// `pulseKind` too (`--pulse dotted` in its 6/8, 9/8 and 12/8 entries).
+    public init(_ map: TempoMap, loops: Bool = false, subdivision: Subdivision = .none, pulse pulseKind: Pulse = .beat) {
         var list: [MapSegment] = []
         var pulse: Int64 = 0
         var seconds = 0.0
         for (index, section) in map.sections.enumerated() {
-            let bar = BarSettings(meter: section.meter, accents: section.accents, subdivision: subdivision)
+            let bar = BarSettings(meter: section.meter, accents: section.accents, subdivision: subdivision, pulse: pulseKind)
             let beat = section.meter.pulsesPerBeat
             var curves: [(from: Double, to: Double, pulses: Int64)]
             switch section.tempo {
