@@ -77,8 +77,10 @@ extension JACKServerTests {
                 "connected JACK control <- sender:out",
                 "tempo 171 BPM",
                 "preset 2/2 (set list) Waltz",
-                "tempo 168 BPM",
+                // The switch is heard at the next bar line: pending until then (issue 13, item 6).
+                "pending 168 BPM 3/4 at bar 3",
                 "meter 3/4 Xxx",
+                "tempo 168 BPM",
                 "disconnected JACK control <- sender:out",
             ], "\(all)\n\((try? String(contentsOf: err, encoding: .utf8)) ?? "")")
         }
