@@ -71,7 +71,10 @@ struct PluginContext: ~Copyable {
     /// The first frame at or after a moment on the controller's clock.
     func firstFrame(at time: ControlTime) -> Int64 {
         let exact = Double(time.microseconds) * sampleRate / 1_000_000
-        // Within a millionth of a frame is that frame (48 kHz: 320 ms is frame 15 360 exactly).
-        return Int64((exact - 1e-6).rounded(.up))
+        // Within half a microsecond after a frame is that frame: `controlTime`
+        // rounds a frame to the nearest microsecond, so a deadline counted from a
+        // press's frame (0.32 s after it) comes back to the press's frame + 15 360
+        // at 48 kHz whichever way that rounding went.
+        return Int64((exact - 0.5 * sampleRate / 1_000_000).rounded(.up))
     }
 }
