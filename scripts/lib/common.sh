@@ -42,7 +42,11 @@ BUILD_PACKAGES=(pkg-config libjack-jackd2-dev libasound2-dev libsndfile1-dev jac
     # sord_validate, jalv).
     lv2-dev lilv-utils sordi jalv
     # The tempo map tests compare `tactus render --map` with `klick -W`.
-    klick)
+    klick
+    # Ableton Link (header-only C++ over asio) and the OSC server (liblo; its
+    # oscsend/oscdump are the tests' clients); the Link tests' private network
+    # namespaces need ip(8) and unshare(1).
+    ableton-link-dev libasio-dev liblo-dev liblo-tools iproute2 util-linux g++)
 
 # What scripts/bench adds: the peers, callgrind, the plot.
 BENCH_PACKAGES=(klick jack-midi-clock valgrind gnuplot-nox python3)
