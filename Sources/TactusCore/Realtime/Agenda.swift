@@ -128,8 +128,6 @@ struct Agenda: ~Copyable {
         return nil
     }
 
-    mutating func removeAll() { count = 0 }
-
     private mutating func removeEntry(at index: Int) {
         var i = index
         while i + 1 < count {

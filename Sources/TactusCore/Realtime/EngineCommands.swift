@@ -64,16 +64,23 @@ extension Engine {
         } else {
             // Stopped: a new bar setting starts a new song from bar 1.
             _ = agenda.remove(.tempo)
-            pattern.bar = new.settings
-            if rolling {
-                grid.change(tempo: new.tempo, pulsesPerBeat: new.settings.meter.pulsesPerBeat, at: nextClock)
-            } else {
-                grid.set(tempo: new.tempo, pulsesPerBeat: new.settings.meter.pulsesPerBeat)
-            }
+            adoptBarNow(new, control: control)
             song.newSong()
-            audio.apply(new.sound, retired: control.retiredSounds)
             control.status.barChanges.add(1, ordering: .relaxed)
         }
+    }
+
+    /// A bar change taken at once, with no bar line to wait for (the song is
+    /// stopped): its meter, tempo and sounds from the next clock tick if the
+    /// grid rolls, else for when it starts.
+    private mutating func adoptBarNow(_ change: BarChange, control: borrowing EngineControl) {
+        pattern.bar = change.settings
+        if rolling {
+            grid.change(tempo: change.tempo, pulsesPerBeat: change.settings.meter.pulsesPerBeat, at: nextClock)
+        } else {
+            grid.set(tempo: change.tempo, pulsesPerBeat: change.settings.meter.pulsesPerBeat)
+        }
+        audio.apply(change.sound, retired: control.retiredSounds)
     }
 
     mutating func request(tempo: BPM) {
@@ -117,14 +124,8 @@ extension Engine {
         _ = agenda.remove(.transport)
         // A pending bar change never reached its bar line: it becomes the new song's setting.
         if case .bar(let change)? = agenda.remove(.bar)?.change {
-            pattern.bar = change.settings
-            if rolling {
-                grid.change(tempo: change.tempo, pulsesPerBeat: change.settings.meter.pulsesPerBeat, at: nextClock)
-            } else {
-                grid.set(tempo: change.tempo, pulsesPerBeat: change.settings.meter.pulsesPerBeat)
-            }
+            adoptBarNow(change, control: control)
             song.restartMeter()
-            audio.apply(change.sound, retired: control.retiredSounds)
         }
         midi.emit(.stop, gridFrame: blockStart)
         sendSongPositionPointer(at: blockStart)

@@ -66,11 +66,6 @@ struct TempoGrid: BitwiseCopyable {
         mapping = .exact(anchor(frame: scaled, pulse: pulse))
     }
 
-    var isFollowing: Bool {
-        if case .measured = mapping { return true }
-        return false
-    }
-
     private func anchor(frame: Int64, pulse: Int64) -> GridAnchor {
         GridAnchor(frame: frame, pulse: pulse, sampleRate: sampleRate, tempo: tempo, pulsesPerBeat: pulsesPerBeat)
     }
