@@ -125,7 +125,10 @@ public final class ControlSession<Clock: ControlClock> {
             if engine.pointee.commands.push(.setMuted(!muted)) { muted.toggle() }
         case .beatsPerBar(let beats):
             guard let meter = Meter(beatsPerBar: beats, beatUnit: bar.meter.beatUnit) else { return }
-            let settings = BarSettings(meter: meter, accents: nil, subdivision: bar.subdivision)
+            // The feel (subdivision, pulse, swing) stays; the accents are the new meter's standard ones.
+            var settings = bar
+            settings.meter = meter
+            settings.accents = .standard(beats: meter.beatsPerBar)
             if engine.pointee.commands.push(.changeBar(settings, tempo: nil, at: .nextBar)) { requested(settings) }
         case .quit:
             quitRequested = true
@@ -134,7 +137,8 @@ public final class ControlSession<Clock: ControlClock> {
         case .cycleSubdivision:
             let all = Subdivision.allCases
             let next = all[((all.firstIndex(of: bar.subdivision) ?? 0) + 1) % all.count]
-            let settings = BarSettings(meter: bar.meter, accents: bar.accents, subdivision: next)
+            var settings = bar
+            settings.subdivision = next
             guard engine.pointee.commands.push(.changeBar(settings, tempo: nil, at: .nextBar)) else { return }
             let running = engine.pointee.status.running.load(ordering: .acquiring)
             requested(settings)

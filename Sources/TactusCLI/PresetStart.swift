@@ -75,11 +75,19 @@ public struct PresetStart: Sendable {
 extension Options {
     /// `preset` as the command line leaves it: `--clock-offset` given replaces its
     /// offset; `--clock-while-stopped` and `--no-song-position` (flags that can
-    /// only say yes, or no) win over its clock keys. At start and on every
-    /// switch, so a preset never undoes what the player asked for.
+    /// only say yes, or no) win over its clock keys; `--pulse` and `--swing`
+    /// over its `pulse` and `swing` (the feel the player counts in). At start
+    /// and on every switch, so a preset never undoes what the player asked for.
+    /// `--swing` swings eighths: a preset whose subdivision is triplets,
+    /// sixteenths or the shuffle keeps it, unswung.
     public func overriding(_ preset: Preset) -> Preset {
         var p = preset
         p.clock = overriding(p.clock)
+        if let pulse { p.bar.pulse = pulse }
+        if let swingRatio, p.bar.subdivision == .none || p.bar.subdivision == .eighths {
+            p.bar.subdivision = .eighths
+            p.bar.swingRatio = swingRatio
+        }
         return p
     }
 

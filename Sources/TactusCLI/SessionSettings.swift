@@ -9,6 +9,8 @@ extension Options {
             throw OptionError("tactus: --accents '\(accents)' has \(accents.count) beats but the meter \(meter) has \(meter.beatsPerBar): give one symbol a beat")
         }
         var bar = BarSettings(meter: meter, accents: accents, subdivision: subdivision ?? base.subdivision, pulse: pulse ?? base.pulse)
+        // A preset's swing rides on its eighths (a --subdivision other than eighths drops it).
+        if bar.subdivision == .eighths { bar.swingRatio = base.swingRatio }
         if let swingRatio {
             guard subdivision == nil || subdivision == .eighths else {
                 throw OptionError("tactus: --swing swings eighths: it does not go with --subdivision \(bar.subdivision.rawValue)")

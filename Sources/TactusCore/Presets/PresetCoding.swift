@@ -45,6 +45,8 @@ extension Preset {
         var preset = draft.preset
         let meter = preset.bar.meter
         preset.bar.accents = draft.accents.flatMap { $0.count == meter.beatsPerBar ? $0 : nil } ?? .standard(beats: meter.beatsPerBar)
+        // `swing` swings eighths: with the subdivision left out (or "none") it clicks them, as `--swing` does.
+        if preset.bar.swingRatio > 0 && preset.bar.subdivision == .none { preset.bar.subdivision = .eighths }
         return (preset, issues)
     }
 

@@ -18,10 +18,18 @@ enum PresetSchema {
             .value("meter", \.preset.bar.meter, .meter),
             .value("accents", \.accents, .optional(.accents)),
             .value("subdivision", \.preset.bar.subdivision, .choice),
+            .value("swing", \.preset.bar.swingRatio, .swingRatio),
+            .value("pulse", \.preset.bar.pulse, .pulse),
             .object("sounds", \.preset.sounds, sounds),
             .object("clock", \.preset.clock, clock),
             .object("pressure", \.preset.pressure, PressureSchema.pressure),
         ] + practiceFields, rules: practiceRules + [
+            PresetRule(key: "swing") { draft in
+                let bar = draft.preset.bar
+                guard bar.swingRatio > 0, bar.subdivision != .none, bar.subdivision != .eighths else { return nil }
+                return ("swing swings eighths: it does not go with the subdivision \(bar.subdivision.rawValue)",
+                        "subdivision \"eighths\" or left out (swing then clicks eighths)")
+            },
             PresetRule(key: "accents") { draft in
                 let meter = draft.preset.bar.meter
                 guard let accents = draft.accents, accents.count != meter.beatsPerBar else { return nil }
@@ -118,6 +126,22 @@ extension FieldFormat where T == AccentPattern {
             }
             return pattern
         }, write: { .string($0.description) })
+    }
+}
+
+extension FieldFormat where T == Double {
+    /// `--swing`'s ratio; 0 (no swing) leaves the key out of the file.
+    static var swingRatio: FieldFormat {
+        let number = FieldFormat.number(0.5...0.75, "(the off-beat eighth at this fraction of the beat: 0.5 straight, 2/3 the triplet shuffle)")
+        return FieldFormat(allowed: number.allowed, read: number.read, write: { $0 > 0 ? .number($0) : nil })
+    }
+}
+
+extension FieldFormat where T == Pulse {
+    /// `--pulse`; the meter's beat, the default, leaves the key out of the file.
+    static var pulse: FieldFormat {
+        let choice = FieldFormat.choice
+        return FieldFormat(allowed: choice.allowed, read: choice.read, write: { $0 == .beat ? nil : choice.write($0) })
     }
 }
 

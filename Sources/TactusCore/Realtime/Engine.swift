@@ -215,13 +215,14 @@ public struct Engine: ~Copyable {
         switch change {
         case .start:
             // A count-in first: the song's Start waits for the downbeat after it.
-            if beginCountIn(at: e) { return }
+            if beginCountIn(at: e, gridFrame: gridFrame) { return }
             song.start(at: e)
             midi.emit(.start, gridFrame: gridFrame)
             beginMap(at: e, gridFrame: gridFrame, retired: retired)
             beginTrainer(at: e)
         case .resume:
             song.resume(at: e)
+            resumeMap(at: e, gridFrame: gridFrame, retired: retired)
             sendSongPositionPointer(at: gridFrame)
             midi.emit(.continue, gridFrame: gridFrame)
         case .relocate:

@@ -25,6 +25,25 @@ struct MapPlayback: BitwiseCopyable {
         self.timeline = timeline
         self.baseGains = baseGains
     }
+
+    /// The bars of the map's entries before song pulse `pulse` of a pass, an
+    /// entry's first bar line or the map's end (each entry is whole bars of its
+    /// meter; a per-beat list is one segment a beat).
+    static func bars(of timeline: MapTimeline, before pulse: Int64) -> Int {
+        var bars = 0
+        var entryPulses: Int64 = 0
+        var i = 0
+        while i < timeline.count && timeline[i].startPulse < pulse {
+            if timeline[i].opensSection && i > 0 {
+                bars += Int(entryPulses / timeline[i - 1].bar.meter.pulsesPerBar)
+                entryPulses = 0
+            }
+            entryPulses += timeline[i].pulses
+            i += 1
+        }
+        if i > 0 { bars += Int(entryPulses / timeline[i - 1].bar.meter.pulsesPerBar) }
+        return bars
+    }
 }
 
 extension Engine {
@@ -59,16 +78,60 @@ extension Engine {
             song.changeMeter(at: e, oldPulsesPerBar: pattern.bar.meter.pulsesPerBar)
             pattern.bar = segment.bar
         }
+        follow(segment: i, from: e, volumeAt: segment.opensSection ? e : nil, retired: retired)
+    }
+
+    /// Continue at pulse `e`, frame `gridFrame`: the map plays on from the song
+    /// position Continue resumes at, in the meter, tempo and volume of the map
+    /// there, with the bar numbers the map gives that position. Past the end of
+    /// a map that does not loop, the song goes on at the tempo it ended with.
+    mutating func resumeMap(at e: Int64, gridFrame: Int64, retired: borrowing SPSCRing<SoundSet>) {
+        guard var m = map, m.timeline.count > 0, m.timeline.pulses > 0 else { return }
+        let timeline = m.timeline
+        let position = song.resumeSongPulse
+        guard timeline.loops || position < timeline.pulses else { return }
+        let pass = position / timeline.pulses
+        let offset = position % timeline.pulses
+        // The segment playing at `offset`, the entry it belongs to, and the bars before that entry.
+        var i = 0
+        while i + 1 < timeline.count && timeline[i + 1].startPulse <= offset { i += 1 }
+        var opening = i
+        while !timeline[opening].opensSection { opening -= 1 }
+        let barsBefore = MapPlayback.bars(of: timeline, before: timeline[opening].startPulse)
+        let segment = timeline[i]
+        let into = offset - segment.startPulse
+        // Every later segment counts from this frame, less the map's seconds up to here.
+        let secondsInto = RampMapping(originFrame: 0, startOffset: 0, pulse: 0, pulses: segment.pulses, fromTempo: segment.fromTempo,
+                                      toTempo: segment.toTempo, sampleRate: 1).offset(pulses: Double(into))
+        m.active = true
+        m.originFrame = gridFrame
+        m.passPulse = e - offset
+        m.passSeconds = -(segment.startSeconds + secondsInto)
+        m.section = segment.section
+        m.sectionStart = e - (offset - timeline[opening].startPulse)
+        map = m
+        song.resumeMeter(barLineSongPulse: position - (offset - timeline[opening].startPulse),
+                         bar: 1 + Int(pass) * MapPlayback.bars(of: timeline, before: timeline.pulses) + barsBefore)
+        pattern.bar = segment.bar
+        follow(segment: i, from: e - into, volumeAt: e, retired: retired)
+    }
+
+    /// The grid follows segment `i` from its first pulse `start`; the entry's
+    /// volume from pulse `volumeAt` when given; the next segment (or the map's
+    /// end) goes on the agenda.
+    private mutating func follow(segment i: Int, from start: Int64, volumeAt volumePulse: Int64?, retired: borrowing SPSCRing<SoundSet>) {
+        guard let m = map else { return }
+        let segment = m.timeline[i]
         let ramp = RampMapping(originFrame: m.originFrame, startOffset: (m.passSeconds + segment.startSeconds) * Double(sampleRate),
-                               pulse: e, pulses: segment.pulses, fromTempo: segment.fromTempo, toTempo: segment.toTempo,
+                               pulse: start, pulses: segment.pulses, fromTempo: segment.fromTempo, toTempo: segment.toTempo,
                                sampleRate: sampleRate)
         grid.follow(ramp, tempo: segment.beatTempo, pulsesPerBeat: segment.bar.meter.pulsesPerBeat)
-        if segment.opensSection {
+        if let volumePulse {
             var gains = m.baseGains
             gains.master *= segment.volume
-            audio.schedule(SoundChange(sounds: nil, gains: gains), atGridFrame: grid.frame(of: e), retired: retired)
+            audio.schedule(SoundChange(sounds: nil, gains: gains), atGridFrame: grid.frame(of: volumePulse), retired: retired)
         }
-        let next = e + segment.pulses
+        let next = start + segment.pulses
         if i + 1 < m.timeline.count || m.timeline.loops {
             agenda.schedule(AgendaEntry(pulse: next, change: .section(Int32(i + 1))))
         } else {

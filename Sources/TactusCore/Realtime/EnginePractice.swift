@@ -5,8 +5,10 @@
 /// so a DAW following the clock rolls at bar 1. The trainer's steps are agenda
 /// entries on bar lines, counted from bar 1.
 extension Engine {
-    /// At Start's tick `e`: true when a count-in begins there instead (the song starts after it).
-    mutating func beginCountIn(at e: Int64) -> Bool {
+    /// At Start's tick `e` (frame `gridFrame`): true when a count-in begins
+    /// there instead (the song starts after it). With a tempo map it counts in
+    /// the map's first bar: its meter, and its tempo at its start.
+    mutating func beginCountIn(at e: Int64, gridFrame: Int64) -> Bool {
         guard let countIn = practice.countIn else { return false }
         if practice.countingIn {
             practice.countingIn = false
@@ -14,6 +16,15 @@ extension Engine {
         }
         practice.countingIn = true
         practice.countInStart = e
+        if let m = map, m.timeline.count > 0 {
+            let first = m.timeline[0]
+            pattern.bar = first.bar
+            // The map's tempo as it is (quarter notes, not rounded to a hundredth of the beat's BPM).
+            let pulses = countIn.pulses(of: first.bar.meter)
+            grid.follow(RampMapping(originFrame: gridFrame, startOffset: 0, pulse: e, pulses: pulses, fromTempo: first.fromTempo,
+                                    toTempo: first.fromTempo, sampleRate: sampleRate),
+                        tempo: first.beatTempo, pulsesPerBeat: first.bar.meter.pulsesPerBeat)
+        }
         agenda.schedule(AgendaEntry(pulse: e + countIn.pulses(of: pattern.bar.meter), change: .transport(.start)))
         return true
     }

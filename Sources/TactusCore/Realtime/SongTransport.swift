@@ -77,6 +77,13 @@ struct SongTransport: BitwiseCopyable {
         meterOriginSong = p - songOrigin
     }
 
+    /// The current meter's bar line at song pulse `songPulse` is bar `bar`
+    /// (Continue inside a tempo map, whose entries number the bars).
+    mutating func resumeMeter(barLineSongPulse songPulse: Int64, bar: Int) {
+        meterOriginSong = songPulse
+        meterOriginBar = bar
+    }
+
     /// A new song from bar 1 (a bar setting chosen while stopped).
     mutating func newSong() {
         resumeSongPulse = 0
