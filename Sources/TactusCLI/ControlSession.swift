@@ -47,6 +47,10 @@ public final class ControlSession<Clock: ControlClock> {
     /// says "no controller" where the force would be.
     public private(set) var controllerHeard = false
     private let clock: Clock
+    /// The beat (from 0) whose accent `a` edits, shown under the beat row once
+    /// `<` `>` or `a` was pressed; nil before. Kept within the bar asked for.
+    public var beatCursor: Int? { cursor.map { min($0, bar.meter.beatsPerBar - 1) } }
+    private var cursor: Int?
     /// What is typed after `=` (a tempo) or `w` (a preset's name); nil: nothing.
     public private(set) var entry: String?
     private var entryIsName = false
@@ -143,6 +147,11 @@ public final class ControlSession<Clock: ControlClock> {
             let running = engine.pointee.status.running.load(ordering: .acquiring)
             requested(settings)
             say("subdivision \(next.rawValue)" + (running ? " from the next bar line" : ""))
+        case .moveBeatCursor(let step):
+            let count = bar.meter.beatsPerBar
+            cursor = beatCursor.map { (($0 + step) % count + count) % count } ?? 0
+        case .cycleAccent:
+            cycleAccent()
         case .volumeStep(let step):
             // Within -60…+12 dB of full scale: below is silence, above the clicks clip.
             let decibels = min(12, max(-60, (20 * log10(Double(max(gains.master, 1e-6)))).rounded() + Double(step)))
@@ -153,6 +162,25 @@ public final class ControlSession<Clock: ControlClock> {
             presets?.masterGain = new.master
             say("volume \(Format.decimal(decibels)) dB")
         }
+    }
+
+    /// `a`: the beat under the cursor (beat 1 if none yet) takes the next accent,
+    /// X → x → o → . → X, at the next bar line as any bar change; edits made
+    /// within one bar all land on that bar line.
+    private func cycleAccent() {
+        let index = beatCursor ?? 0
+        cursor = index
+        var settings = bar
+        settings.accents[index] = switch settings.accents[index] {
+        case .accent: .normal
+        case .normal: .soft
+        case .soft: .silent
+        case .silent: .accent
+        }
+        guard engine.pointee.commands.push(.changeBar(settings, tempo: nil, at: .nextBar)) else { return }
+        let running = engine.pointee.status.running.load(ordering: .acquiring)
+        requested(settings)
+        say("beat \(index + 1) \(settings.accents[index].symbol): accents \(settings.accents)" + (running ? " from the next bar line" : ""))
     }
 
     /// `=` digits Enter: a tempo, checked against 1…999 BPM; `w` name Enter: a user preset.
@@ -300,13 +328,14 @@ public final class ControlSession<Clock: ControlClock> {
     public var pending: PendingChange? {
         guard changePending else { return nil }
         let tempo = loop.tempo != previousTempo ? loop.tempo : nil
-        let meter = bar.meter != previousBar.meter || bar.accents != previousBar.accents ? bar.meter : nil
-        guard tempo != nil || meter != nil else { return nil }
+        let meter = bar.meter != previousBar.meter ? bar.meter : nil
+        let accents = meter == nil && bar.accents != previousBar.accents ? bar.accents : nil
+        guard tempo != nil || meter != nil || accents != nil else { return nil }
         let at: Int? = switch requestPoint {
         case .nextBar: engine.pointee.status.bar.load(ordering: .acquiring) + 1
         case .nextBeat: nil
         }
-        return PendingChange(tempo: tempo, meter: meter, bar: at)
+        return PendingChange(tempo: tempo, meter: meter, accents: accents, bar: at)
     }
 
     /// Replaces the message line.

@@ -264,6 +264,52 @@ extension JACKServerTests {
             #expect(run.terminalRestored)
         }
 
+        /// Issue 13 item 10: `>` moves a caret under the beat row, `a` cycles
+        /// that beat's accent (x → o → .), shown and heard from the next bar line.
+        @Test func item10_aCyclesTheAccentOfTheBeatUnderTheCursorFromTheNextBarLine() throws {
+            let server = try JackTestServer()
+            defer { server.stop() }
+            let recording = TestFiles.file("\(server.name).accent.recording")
+            let recorder = try Launch.recorder(server: server.name, out: recording)
+            defer { _ = Launch.stop(recorder) }
+            let run = try Run(server: server, name: "disp-accent", ["rec:audio_1", "--connect-clock", "rec:midi_1"])
+            let started = run.tmux.waitFor { $0.contains("Tactus  RUNNING") && $0.row("JACK")?.contains("disp-accent") == true }
+            #expect(started != nil, "\((try? run.tmux.screen()) ?? [])")
+            #expect(started?.contains { $0.contains("^  a: accent") } == false, "no caret before a cursor key")
+
+            // > > : the caret under beat 2 ("beat     X   x" puts beat 2's symbol in column 13).
+            try run.tmux.keys(">", ">")
+            let caret = run.tmux.waitFor(seconds: 3) { $0.contains { $0.hasSuffix("^  a: accent of beat 2") } }
+            #expect(caret?.first { $0.hasSuffix("^  a: accent of beat 2") } == String(repeating: " ", count: 13) + "^  a: accent of beat 2",
+                    "\(caret ?? [])")
+            // a a: beat 2 soft, then silent; the beat row shows X . x x once the bar line plays it.
+            try run.tmux.keys("a", "a")
+            let said = run.tmux.waitFor(seconds: 3) { $0.contains { $0.contains("beat 2 .: accents X.xx") } }
+            #expect(said != nil, "\((try? run.tmux.screen()) ?? [])")
+            let heard = run.tmux.waitFor(seconds: 5) { lines in
+                lines.row("beat").map { $0.dropFirst(8).filter { !" []".contains($0) } == "X.xx" } == true
+            }
+            #expect(heard != nil, "\((try? run.tmux.screen()) ?? [])")
+            // Three more bars at 120 BPM (2 s a bar) heard with it.
+            Thread.sleep(forTimeInterval: 6)
+            try run.tmux.keys("q")
+            #expect(run.waitForExit() == 0)
+            #expect(run.terminalRestored)
+
+            // Heard: beats of 24 000 frames (120 BPM) until a bar line, then every bar without its 2nd beat.
+            _ = Launch.stop(recorder)
+            let clicks = try Recording(contentsOf: recording).clicks()
+            let intervals = zip(clicks.dropFirst(), clicks).map { $0 - $1 }
+            let first = try #require(intervals.firstIndex { abs($0 - 48_000) <= 1 }, "beat 2 never fell silent: \(intervals)")
+            #expect(intervals[..<first].allSatisfy { abs($0 - 24_000) <= 1 }, "\(intervals[..<first])")
+            #expect((clicks[first] - clicks[0] + 12_000) / 24_000 % 4 == 0, "the silence begins on a bar line: click \(first)")
+            let after = Array(intervals[first...].dropLast())
+            #expect(after.count >= 6, "\(after)")
+            for (k, interval) in after.enumerated() {
+                #expect(abs(interval - (k % 3 == 0 ? 48_000 : 24_000)) <= 1, "interval \(k) after the change: \(after)")
+            }
+        }
+
         @Test func aNarrowTerminalStillShowsTempoBeatAndForce() throws {
             // A short server name: "JACK    tactus-test-PID-N: disp-narrow" passes
             // 40 columns once the PID has 5 digits and N 2 (the 10th server of a run),

@@ -39,12 +39,14 @@ public struct DisplayModel: Hashable, Sendable {
     public var subdivision: Subdivision
     /// Whether a MIDI controller has sent anything (false: no force to show yet).
     public var controllerHeard: Bool
+    /// The beat (from 0) whose accent `a` edits; nil: no cursor shown.
+    public var beatCursor: Int?
 
     public init(tempo: BPM, meter: Meter = .fourFour, accents: AccentPattern? = nil, running: Bool = false, muted: Bool = false,
                 bar: Int = 0, beat: Int = 0, beatAccent: Accent = .accent, pressure: PressureStatus? = nil,
                 preset: PresetPosition? = nil, jack: JackView = .waiting(server: nil), connections: [MIDIConnection] = [],
                 alsaActive: Bool = false, clockOffsetMilliseconds: Double = 0, message: String? = nil, practice: PracticeView? = nil,
-                pending: PendingChange? = nil, subdivision: Subdivision = .none, controllerHeard: Bool = true) {
+                pending: PendingChange? = nil, subdivision: Subdivision = .none, controllerHeard: Bool = true, beatCursor: Int? = nil) {
         self.tempo = tempo
         self.meter = meter
         self.accents = accents ?? .standard(beats: meter.beatsPerBar)
@@ -64,6 +66,7 @@ public struct DisplayModel: Hashable, Sendable {
         self.pending = pending
         self.subdivision = subdivision
         self.controllerHeard = controllerHeard
+        self.beatCursor = beatCursor
     }
 }
 

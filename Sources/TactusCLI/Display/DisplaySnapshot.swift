@@ -34,6 +34,7 @@ extension DisplayModel {
                   pressure: status, preset: session.presetPosition, jack: links.jack, connections: links.connections,
                   alsaActive: links.alsaActive, clockOffsetMilliseconds: session.clockOffsetMilliseconds, message: session.message,
                   practice: practice.map { PracticeView(status: engine.status, map: $0.map, trainer: $0.trainer) },
-                  pending: session.pending, subdivision: bar.subdivision, controllerHeard: session.controllerHeard)
+                  pending: session.pending, subdivision: bar.subdivision, controllerHeard: session.controllerHeard,
+                  beatCursor: session.beatCursor)
     }
 }

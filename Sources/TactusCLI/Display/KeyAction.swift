@@ -33,6 +33,10 @@ public enum KeyAction: Hashable, Sendable, BitwiseCopyable {
     case cycleSubdivision
     /// `+` `-`: the volume up or down by that many dB.
     case volumeStep(Int)
+    /// `<` `>` (or `,` `.`, the same keys unshifted): the beat cursor that many beats along the bar (wrapping).
+    case moveBeatCursor(Int)
+    /// `a`: the next accent of the beat under the cursor, X → x → o → . → X, from the next bar line.
+    case cycleAccent
 }
 
 /// A key action and when its byte arrived (CLOCK_MONOTONIC µs, like

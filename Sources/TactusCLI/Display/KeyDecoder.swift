@@ -97,6 +97,9 @@ public struct KeyDecoder: Sendable {
         case UInt8(ascii: "s"), UInt8(ascii: "S"): return .cycleSubdivision
         case UInt8(ascii: "+"): return .volumeStep(1)
         case UInt8(ascii: "-"): return .volumeStep(-1)
+        case UInt8(ascii: "<"), UInt8(ascii: ","): return .moveBeatCursor(-1)
+        case UInt8(ascii: ">"), UInt8(ascii: "."): return .moveBeatCursor(1)
+        case UInt8(ascii: "a"), UInt8(ascii: "A"): return .cycleAccent
         default: return nil
         }
     }

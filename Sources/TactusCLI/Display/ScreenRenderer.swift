@@ -77,6 +77,9 @@ public struct ScreenRenderer: Sendable {
             .blank,
             tempoRow(m),
             beatRow(m),
+        ]
+        if let cursor = cursorRow(m) { rows.append(cursor) }
+        rows += [
             .blank,
             forceRow(m),
             deepPressRow(m),
@@ -149,26 +152,50 @@ public struct ScreenRenderer: Sendable {
     /// One cell a beat: `X` accent, `x` beat, `.` silent; the beat just heard in
     /// brackets. Spaced out (`[X] x  x  x `) when it fits, else packed (`Xx[x]x`).
     func beatRow(_ m: DisplayModel) -> Row {
+        var spans = beatCells(m).spans
+        // The clicks between the beats, when any play and the row has room.
+        let subdivision = Span(text: "   subdivision \(m.subdivision.rawValue)")
+        if m.subdivision != .none, spans.map(\.text.count).reduce(subdivision.text.count, +) <= width { spans.append(subdivision) }
+        return Row(.essential, spans)
+    }
+
+    /// The beat row's label and cells, and the column of each beat's symbol.
+    func beatCells(_ m: DisplayModel) -> (spans: [Span], columns: [Int]) {
         let count = m.meter.beatsPerBar
         let current = m.beat >= 1 && m.beat <= count ? m.beat : nil
         var spans = [label("beat")]
+        var columns: [Int] = []
+        var column = ScreenRenderer.labelWidth
         let spaced = ScreenRenderer.labelWidth + 4 * count - 1 <= width
         for index in 0..<count {
             let isCurrent = current == index + 1
             let accent = isCurrent ? m.beatAccent : m.accents[index]
             let symbol = String(accent.symbol)
+            let cell: Span
             if isCurrent {
                 let style: ScreenStyle = !m.running ? .dim : accent == .accent ? .accentBeat : .beat
-                spans.append(Span(text: "[\(symbol)]", style: style))
+                cell = Span(text: "[\(symbol)]", style: style)
             } else {
-                spans.append(Span(text: spaced ? " \(symbol) " : symbol))
+                cell = Span(text: spaced ? " \(symbol) " : symbol)
             }
-            if spaced && index < count - 1 { spans.append(Span(text: " ")) }
+            columns.append(column + (cell.text.count == 3 ? 1 : 0))
+            spans.append(cell)
+            column += cell.text.count
+            if spaced && index < count - 1 {
+                spans.append(Span(text: " "))
+                column += 1
+            }
         }
-        // The clicks between the beats, when any play and the row has room.
-        let subdivision = Span(text: "   subdivision \(m.subdivision.rawValue)")
-        if m.subdivision != .none, spans.map(\.text.count).reduce(subdivision.text.count, +) <= width { spans.append(subdivision) }
-        return Row(.essential, spans)
+        return (spans, columns)
+    }
+
+    /// Under the beat row, once `<` `>` or `a` was pressed: a caret under the
+    /// beat whose accent `a` edits (`^ a: beat 3`).
+    func cursorRow(_ m: DisplayModel) -> Row? {
+        let columns = beatCells(m).columns
+        guard let cursor = m.beatCursor, columns.indices.contains(cursor) else { return nil }
+        let caret = String(repeating: " ", count: columns[cursor]) + "^"
+        return Row(.medium, [Span(text: caret, style: .warning), Span(text: "  a: accent of beat \(cursor + 1)", style: .dim)])
     }
 
     /// The fixed-width tail after a bar: "  62%  light   up      +6.25 BPM/s".
@@ -264,7 +291,7 @@ public struct ScreenRenderer: Sendable {
     /// The keys, packed into as many rows as the width needs.
     func helpRows() -> [Row] {
         let items = ["space start/stop", "<- -> -1/+1", "up down +10/-10", "= type a tempo", "t tap", "[ ] preset", "m mute",
-                     "+ - volume", "s subdivision", "1-9 0 beats a bar", "w save preset", "q quit"]
+                     "+ - volume", "s subdivision", "1-9 0 beats a bar", "< > beat  a accent", "w save preset", "q quit"]
         let room = max(1, width - ScreenRenderer.labelWidth)
         var lines: [String] = []
         for item in items {

@@ -148,8 +148,75 @@ struct FirstHourDisplayTests {
         #expect(ScreenRenderer(width: 80, height: 24).render(m).suffix(3) == [
             "keys    space start/stop  <- -> -1/+1  up down +10/-10  = type a tempo  t tap",
             "        [ ] preset  m mute  + - volume  s subdivision  1-9 0 beats a bar",
-            "        w save preset  q quit",
+            "        < > beat  a accent  w save preset  q quit",
         ])
+    }
+
+    @Test func item10_aCyclesTheAccentOfTheBeatUnderTheCursorAtTheNextBarLine() {
+        var decoder = KeyDecoder()
+        #expect(decoder.decode(Array("<>,.aA".utf8)) == [.moveBeatCursor(-1), .moveBeatCursor(1), .moveBeatCursor(-1), .moveBeatCursor(1),
+                                                         .cycleAccent, .cycleAccent])
+        let h = SessionHarness(tempo: 120)
+        let screen = ScreenRenderer(width: 80, height: 24)
+        h.engine.pointee.status.running.store(true, ordering: .releasing)
+        h.engine.pointee.status.bar.store(4, ordering: .releasing)
+        h.engine.pointee.status.beat.store(3, ordering: .releasing)
+        h.engine.pointee.status.lastAccent.store(Accent.normal.rawValue, ordering: .releasing)
+        var log = ChangeLog()
+        _ = log.changes(to: model(h))
+        #expect(!screen.render(model(h)).contains { $0.contains("^") }, "no caret before a cursor key")
+
+        // > twice: the caret from beat 1 to beat 2, under its symbol (column 13 of "beat     X   x").
+        h.key(.moveBeatCursor(1), at: 1)
+        #expect(h.session.beatCursor == 0)
+        h.key(.moveBeatCursor(1), at: 1.1)
+        var rows = screen.render(model(h))
+        let beatRow = rows.firstIndex { $0.hasPrefix("beat") }!
+        #expect(rows[beatRow] == "beat     X   x  [x]  x ")
+        #expect(rows[beatRow + 1] == String(repeating: " ", count: 13) + "^  a: accent of beat 2")
+
+        // a: beat 2 x → o, asked for at the next bar line (5): heard still Xxxx, shown as coming.
+        h.key(.cycleAccent, at: 2)
+        let asked = h.commands().compactMap { if case .changeBar(let b, nil, .nextBar, nil, nil) = $0 { b.accents.description } else { nil } }
+        #expect(asked == ["Xoxx"])
+        var m = model(h)
+        #expect(m.accents.description == "Xxxx")
+        #expect(m.pending == PendingChange(tempo: nil, meter: nil, accents: AccentPattern("Xoxx"), bar: 5))
+        rows = screen.render(m)
+        #expect(rows.contains("tempo   120 BPM   4/4   bar:beat 4:3   -> accents Xoxx at bar 5"))
+        #expect(log.changes(to: m) == ["pending accents Xoxx at bar 5", "message beat 2 o: accents Xoxx from the next bar line"])
+
+        // Again within the bar: o → . lands on the same bar line.
+        h.key(.cycleAccent, at: 2.2)
+        #expect(h.commands().compactMap { if case .changeBar(let b, _, _, _, _) = $0 { b.accents.description } else { nil } } == ["X.xx"])
+        #expect(model(h).pending?.accents == AccentPattern("X.xx"))
+
+        // The bar line plays it: the beat row and the log say X.xx.
+        h.engine.pointee.status.barChanges.add(1, ordering: .releasing)
+        h.engine.pointee.status.bar.store(5, ordering: .releasing)
+        h.engine.pointee.status.beat.store(1, ordering: .releasing)
+        h.engine.pointee.status.lastAccent.store(Accent.accent.rawValue, ordering: .releasing)
+        m = model(h)
+        #expect(m.pending == nil && m.accents.description == "X.xx")
+        #expect(screen.render(m).contains("beat    [X]  .   x   x "))
+        #expect(log.changes(to: m) == ["meter 4/4 X.xx", "message beat 2 .: accents X.xx from the next bar line"])
+
+        // Then . → X → x: the cycle comes round; < from beat 1 wraps to beat 4.
+        h.key(.cycleAccent, at: 3)
+        h.key(.cycleAccent, at: 3.1)
+        #expect(h.commands().compactMap { if case .changeBar(let b, _, _, _, _) = $0 { b.accents.description } else { nil } } == ["XXxx", "Xxxx"])
+        h.key(.moveBeatCursor(-1), at: 4)
+        h.key(.moveBeatCursor(-1), at: 4.1)
+        #expect(h.session.beatCursor == 3)
+
+        // Stopped, an edit is heard at once: nothing pending.
+        h.engine.pointee.status.running.store(false, ordering: .releasing)
+        h.key(.cycleAccent, at: 5)
+        #expect(model(h).pending == nil && model(h).accents.description == "Xxxo")
+        #expect(h.session.message == "beat 4 o: accents Xxxo")
+        // A new meter keeps the caret within its bar.
+        h.key(.beatsPerBar(3), at: 6)
+        #expect(h.session.beatCursor == 2)
     }
 
     @Test func item10_wSavesTheSettingsAsAUserPresetNotOverAShippedOne() throws {

@@ -25,7 +25,7 @@ struct ScreenRendererTests {
         ] + Array(repeating: "", count: 6) + [
             "keys    space start/stop  <- -> -1/+1  up down +10/-10  = type a tempo  t tap",
             "        [ ] preset  m mute  + - volume  s subdivision  1-9 0 beats a bar",
-            "        w save preset  q quit",
+            "        < > beat  a accent  w save preset  q quit",
         ]
         #expect(lines == expected)
     }
