@@ -100,6 +100,8 @@ enum Recorder {
         guard let out = args.value("--out") else { fail("record needs --out FILE") }
         let audioCount = Int(args.value("--audio-ports") ?? "1") ?? 1
         let midiCount = Int(args.value("--midi-ports") ?? "1") ?? 1
+        // `--midi-port-name NAME` (repeatable): the MIDI ports' names in order, as a DAW names its input ("MIDI Clock in").
+        let midiNames = args.values("--midi-port-name")
         let connections = args.values("--connect")
         let seconds = args.value("--seconds").flatMap(Double.init)
         let skip = args.value("--skip").flatMap(Double.init) ?? 0
@@ -114,7 +116,8 @@ enum Recorder {
             return p
         }
         let midi = (1...max(1, midiCount)).prefix(midiCount).map { i -> OpaquePointer in
-            guard let p = jack_port_register(client, "midi_\(i)", JACK_DEFAULT_MIDI_TYPE, UInt(JackPortIsInput.rawValue), 0) else { fail("cannot register midi_\(i)") }
+            let portName = i <= midiNames.count ? midiNames[i - 1] : "midi_\(i)"
+            guard let p = jack_port_register(client, portName, JACK_DEFAULT_MIDI_TYPE, UInt(JackPortIsInput.rawValue), 0) else { fail("cannot register \(portName)") }
             return p
         }
         let capacity = 2_000_000

@@ -94,10 +94,13 @@ enum TestFiles {
 
 /// Child processes of a test, with their output in a file.
 enum TestProcess {
-    static func launch(_ path: String, _ arguments: [String], output: URL, environment: [String: String] = [:]) throws -> Process {
+    /// `directory`: the working folder (nil: the test's).
+    static func launch(_ path: String, _ arguments: [String], output: URL, environment: [String: String] = [:],
+                       directory: URL? = nil) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         let handle = try FileHandle(forWritingTo: output)
         process.standardOutput = handle
