@@ -93,6 +93,12 @@ extension FieldFormat where T: RawRepresentable & CaseIterable, T.RawValue == St
 }
 
 extension FieldFormat {
+    /// The same format, the key left out of the file when the value is `isDefault`'s.
+    func omitted(when isDefault: @escaping (T) -> Bool) -> FieldFormat {
+        let write = self.write
+        return FieldFormat(allowed: allowed, read: read, write: { isDefault($0) ? nil : write($0) })
+    }
+
     /// The same format, optional: absent or nil is left out of the file.
     static func optional<Wrapped>(_ format: FieldFormat<Wrapped>) -> FieldFormat<Wrapped?> where T == Wrapped? {
         FieldFormat(allowed: format.allowed, read: { json throws(FieldProblem) in try format.read(json) },

@@ -122,10 +122,7 @@ extension FieldFormat where T == GapTrainer {
 
 extension FieldFormat where T == Double {
     /// `gapRandom`: written only when not 0.
-    static var probability: FieldFormat {
-        let number = FieldFormat.number(0...1, "(the probability that a bar is silent)")
-        return FieldFormat(allowed: number.allowed, read: number.read, write: { $0 > 0 ? .number($0) : nil })
-    }
+    static var probability: FieldFormat { number(0...1, "(the probability that a bar is silent)").omitted { $0 == 0 } }
 }
 
 extension FieldFormat where T == String {

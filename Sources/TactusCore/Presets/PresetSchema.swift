@@ -132,17 +132,13 @@ extension FieldFormat where T == AccentPattern {
 extension FieldFormat where T == Double {
     /// `--swing`'s ratio; 0 (no swing) leaves the key out of the file.
     static var swingRatio: FieldFormat {
-        let number = FieldFormat.number(0.5...0.75, "(the off-beat eighth at this fraction of the beat: 0.5 straight, 2/3 the triplet shuffle)")
-        return FieldFormat(allowed: number.allowed, read: number.read, write: { $0 > 0 ? .number($0) : nil })
+        number(0.5...0.75, "(the off-beat eighth at this fraction of the beat: 0.5 straight, 2/3 the triplet shuffle)").omitted { $0 == 0 }
     }
 }
 
 extension FieldFormat where T == Pulse {
     /// `--pulse`; the meter's beat, the default, leaves the key out of the file.
-    static var pulse: FieldFormat {
-        let choice = FieldFormat.choice
-        return FieldFormat(allowed: choice.allowed, read: choice.read, write: { $0 == .beat ? nil : choice.write($0) })
-    }
+    static var pulse: FieldFormat { choice.omitted { $0 == .beat } }
 }
 
 extension FieldFormat where T == SampleChoice {
