@@ -73,6 +73,7 @@ struct Agenda: ~Copyable {
 
     init() {
         entries = .allocate(capacity: Agenda.capacity)
+        Prefault.touch(entries, count: Agenda.capacity)
     }
 
     deinit { entries.deallocate() }
