@@ -144,7 +144,13 @@ import Testing
         let ticks = r.ticks().filter { $0 >= 96000 }
         #expect(ticks.prefix(3) == [96000, 98400, 100_800])
         #expect(text.contains("S 50.0"), "\(text.suffix(200))")
-        #expect(text.split(separator: "\n").filter { $0.hasPrefix("P ") } == ["P preset=Largo"])
+        let saved = text.split(separator: "\n").filter { $0.hasPrefix("P ") }
+        #expect(saved == ["P preset=Largo"])
+        // The session reloaded with what was saved: Largo from the first beat.
+        let (reloaded, reloadedText) = try LV2Bundle.render(["--frames", "120000", "--set", "sync=0", "--save-state",
+                                                             "--restore-settings", saved.map { String($0.dropFirst(2)) }.joined(separator: "\n")])
+        #expect(reloaded.clicks(port: 1) == [0, 57600, 115_200])
+        #expect(reloadedText.contains("P preset=Largo") && reloadedText.contains("S 50.0"))
     }
 
     /// Program Change 5 on the control channel: Presto (program 5, 184 BPM) from the next bar line.
