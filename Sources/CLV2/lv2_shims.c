@@ -26,6 +26,7 @@ void tactus_lv2_map_urids(const LV2_URID_Map *map, TactusURIDs *u) {
     u->atom_Double = map->map(h, LV2_ATOM__Double);
     u->atom_Int = map->map(h, LV2_ATOM__Int);
     u->atom_Long = map->map(h, LV2_ATOM__Long);
+    u->atom_String = map->map(h, LV2_ATOM__String);
     u->midi_MidiEvent = map->map(h, LV2_MIDI__MidiEvent);
     u->time_Position = map->map(h, LV2_TIME__Position);
     u->time_bar = map->map(h, LV2_TIME__bar);

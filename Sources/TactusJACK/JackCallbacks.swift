@@ -1,4 +1,5 @@
 import CJack
+import CJackShims
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -22,6 +23,12 @@ struct JackNotices: ~Copyable, @unchecked Sendable {
     init(wakeup: UnsafeMutablePointer<sem_t>) { self.wakeup = wakeup }
 
     func wake() { sem_post(wakeup) }
+}
+
+/// JACK's thread-init callback, on the process thread before its first cycle:
+/// the stack pages a cycle uses are touched here, not by the cycle (`MemoryLock`).
+func tactusThreadInit(_ arg: UnsafeMutableRawPointer?) {
+    tactus_prefault_stack()
 }
 
 /// The process callback: JACK passes the context's address as `arg`.

@@ -254,6 +254,7 @@ public final class JackMetronome {
         jack_set_xrun_callback(handle, tactusXrun, raw)
         jack_set_port_connect_callback(handle, tactusPortConnect, raw)
         jack_set_port_registration_callback(handle, tactusPortRegistration, raw)
+        jack_set_thread_init_callback(handle, tactusThreadInit, nil)
         context.pointee.client = handle
         context.pointee.ports = ports
         bufferSize = client.bufferSize
@@ -261,6 +262,7 @@ public final class JackMetronome {
             ProcessCycle.dryRun(context, frames: client.bufferSize)
             lockMemory()
         }
+        if options.lockMemory { MemoryLock.populateFileMappings() }
         context.pointee.gate.close()
         do {
             try client.activate()
@@ -442,16 +444,16 @@ public final class JackMetronome {
     private var triedMemoryLock = false
 
     /// `mlockall` so no page of the engine is paged out under the RT thread
-    /// (jack_midi_clock does the same before activating). Warns once when the
-    /// memlock limit forbids it, and carries on.
+    /// (jack_midi_clock does the same before activating), on fault
+    /// (`MemoryLock`). Warns once when the memlock limit forbids it, and carries on.
     private func lockMemory() {
         guard options.lockMemory, !triedMemoryLock else { return }
         triedMemoryLock = true
         // Give back the heap that start-up used and freed (preset files, option
         // parsing) first: once locked, every page of it would stay resident.
         _ = tactus_malloc_trim()
-        if mlockall(MCL_CURRENT | MCL_FUTURE) != 0 {
-            log("cannot lock memory (mlockall: \(String(cString: strerror(errno)))): carrying on, but a page fault can cause an xrun; raise `ulimit -l` (the audio group's memlock limit)")
+        if let error = MemoryLock.lockOnFault() {
+            log("cannot lock memory (mlockall: \(String(cString: strerror(error)))): carrying on, but a page fault can cause an xrun; raise `ulimit -l` (the audio group's memlock limit)")
         }
     }
 }

@@ -56,8 +56,15 @@ struct HostTimeline: BitwiseCopyable {
             // The bar this event is in starts the new meter; the song position of
             // its first beat is where the old meter put it.
             let bar = time.has_bar ? time.bar : originBar
-            originPulse += Double(bar - originBar) * beatsPerBar * pulsesPerBeat
-            originBar = bar
+            if bar >= originBar {
+                originPulse += Double(bar - originBar) * beatsPerBar * pulsesPerBeat
+                originBar = bar
+            } else {
+                // Back before the last meter change: the meters between bar 0 and
+                // here are the host's to know; counted from bar 0 in this one.
+                originPulse = 0
+                originBar = 0
+            }
             pulsesPerBeat = newPulsesPerBeat
             beatsPerBar = beats
         }
@@ -68,12 +75,21 @@ struct HostTimeline: BitwiseCopyable {
         rolling = speed > 0 && speed.isFinite
         framesPerPulse = rolling ? sampleRate * 60 / (bpm * speed) / pulsesPerBeat : 0
         if time.has_bar || time.has_bar_beat {
-            anchorPulse = originPulse + Double(time.bar - originBar) * beatsPerBar * pulsesPerBeat + time.bar_beat * pulsesPerBeat
+            let line = originPulse + Double(time.bar - originBar) * beatsPerBar * pulsesPerBeat
+            anchorPulse = line + time.bar_beat * pulsesPerBeat
+            barLine = time.has_bar ? HostBarLine(songPulse: line, bar: time.bar) : nil
         } else {
             anchorPulse = pulse(at: frame)
         }
         anchorFrame = frame
     }
+
+    /// Where the bar of the last event starts in song pulses, and the host's
+    /// number of it (from 0); nil until the host gives its bar.
+    private(set) var barLine: HostBarLine?
+
+    /// Pulses in a bar of the host's meter.
+    var pulsesPerBar: Double { beatsPerBar * pulsesPerBeat }
 
     /// Where the song is at `frame` (a block's first frame): the last anchor,
     /// run on by the frames since at the host's tempo (standing still: not).
@@ -85,5 +101,16 @@ struct HostTimeline: BitwiseCopyable {
     private func pulse(at frame: Int64) -> Double {
         guard rolling, framesPerPulse > 0 else { return anchorPulse }
         return anchorPulse + Double(frame - anchorFrame) / framesPerPulse
+    }
+}
+
+/// The start of a host's bar: its song pulse and the host's bar number (`time:bar`, from 0).
+struct HostBarLine: BitwiseCopyable, Equatable {
+    var songPulse: Double
+    var bar: Int64
+
+    /// Whether `later` is a bar line of the same bars (whole bars of `pulsesPerBar` on).
+    func continues(to later: HostBarLine, pulsesPerBar: Double) -> Bool {
+        abs(later.songPulse - songPulse - Double(later.bar - bar) * pulsesPerBar) < 0.5
     }
 }

@@ -15,7 +15,20 @@ struct PluginContext: ~Copyable {
     var events = MIDIEventBuffer(capacity: 1024)
     var parser = MIDIParser()
     var pressure: PressureController
-    let pressureDefaults: PressureConfiguration
+    /// The pressure settings under the ports' keys, channel and mode: the
+    /// defaults, or the preset's playing.
+    var pressureBase: PressureConfiguration
+    /// The bar the plugin plays (the ports', or the preset's after a switch; in
+    /// host sync under the host's meter) and its gains under the `gain` port's master.
+    var playing = BarSettings()
+    var playingGains = SoundGains()
+    /// The preset library (`PluginPresets`); the names are for the state, off the audio thread.
+    let presets: PluginPresets
+    let presetNames: [String]
+    /// The list position of the preset playing (-1: none yet), saved with the session.
+    let presetIndex = Atomic<Int32>(-1)
+    /// A preset from restored state for the next run() (-1: none).
+    let restoredPreset = Atomic<Int32>(-1)
     var host: HostTimeline
     let meters = MeterTable()
     /// The plugin's frame count since activate: the engine's frames, and the
@@ -26,6 +39,8 @@ struct PluginContext: ~Copyable {
     var applied: PluginSettings?
     /// The meter last given to the engine in host sync (the host's).
     var hostMeter: Meter?
+    /// The host's bar line last given to the engine (`EngineCommand.anchorBar`).
+    var hostBarLine: HostBarLine?
     /// The tempo the player reached in free mode (the tempo port, or pressure
     /// control after it), saved with the host's session.
     let tempoReached: Atomic<Int32>
@@ -35,7 +50,7 @@ struct PluginContext: ~Copyable {
     var outputCapacity: UInt32 = 0
     var lastOutputFrame: Int64 = 0
 
-    init(sampleRate: Double, urids: TactusURIDs) {
+    init(sampleRate: Double, urids: TactusURIDs, presets: PluginPresets, presetNames: [String]) {
         let rate = Int(sampleRate.rounded())
         self.sampleRate = sampleRate
         self.urids = urids
@@ -44,16 +59,20 @@ struct PluginContext: ~Copyable {
         control.initialize(to: EngineControl())
         let configuration = EngineConfiguration(sampleRate: rate, tempo: tempo, feedbackNotes: .standard)
         engine = Engine(configuration: configuration, sounds: .synthesized(sampleRate: rate))
-        pressureDefaults = PressureConfiguration()
-        pressure = PressureController(configuration: pressureDefaults, tempo: tempo)
+        pressureBase = PressureConfiguration()
+        pressure = PressureController(configuration: pressureBase, tempo: tempo)
+        self.presets = presets
+        self.presetNames = presetNames
         // A hold emits a handful of effects between two calls; room for many more.
         pressure.reserveEffects(256)
         host = HostTimeline(sampleRate: sampleRate)
         tempoReached = Atomic(tempo.hundredths)
     }
 
-    /// Frees what instantiate allocated (cleanup, never during run()).
-    consuming func free() {
+    /// Frees what instantiate allocated (cleanup, never during run()); the
+    /// preset table too unless another instance shares it (the warm-up's).
+    consuming func free(presets freePresets: Bool = true) {
+        if freePresets { presets.deallocate() }
         let sounds = engine.soundSet
         for set in engine.unheardSoundSets { set.deallocate() }
         while let retired = control.pointee.retiredSounds.pop() { retired.deallocate() }

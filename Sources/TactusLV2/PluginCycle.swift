@@ -81,8 +81,16 @@ enum PluginCycle {
             var i = 0
             while i < size {
                 // Only the controller's channel messages; a clock or Start/Stop here is not for it.
-                if let message = context.pointee.parser.parse(bytes[i]), message.channel != nil {
-                    context.pointee.pressure.handle(message, at: time) { take($0.effect, context) }
+                if let message = context.pointee.parser.parse(bytes[i]), let channel = message.channel {
+                    if case .programChange(_, let program) = message {
+                        // Program Change on the control channel picks a preset (docs/DESIGN.md §6).
+                        if context.pointee.pressure.configuration.listens(to: channel) {
+                            advancePressure(context, to: time)
+                            switchPreset(context, to: context.pointee.presets.index(forProgram: program))
+                        }
+                    } else {
+                        context.pointee.pressure.handle(message, at: time) { take($0.effect, context) }
+                    }
                 }
                 i += 1
             }
@@ -96,10 +104,24 @@ enum PluginCycle {
     static func receivePosition(_ context: UnsafeMutablePointer<PluginContext>, _ update: TactusHostTime, atFrame frame: Int64) {
         context.pointee.host.receive(update, atFrame: frame)
         guard let settings = context.pointee.applied, settings.followsHost,
-              let meter = context.pointee.host.meter(context.pointee.meters), meter != context.pointee.hostMeter else { return }
-        // The host's meter: clicks and accents follow its bars from the bar line.
+              let meter = context.pointee.host.meter(context.pointee.meters) else { return }
+        let bar = playing(context, meter: meter)
+        guard let line = context.pointee.host.barLine else {
+            // A host that gives no bar: its meter from the next bar line.
+            guard meter != context.pointee.hostMeter else { return }
+            context.pointee.hostMeter = meter
+            push(context, .changeBar(bar, tempo: nil, at: .nextBar))
+            return
+        }
+        if meter == context.pointee.hostMeter, let last = context.pointee.hostBarLine,
+           last.continues(to: line, pulsesPerBar: context.pointee.host.pulsesPerBar) { return }
+        // A new meter, or bars the engine does not count: beat 1 where the host's
+        // bar starts, which may be behind us (a meter change is told in the cycle
+        // after its bar line, docs/DESIGN.md §8.5).
         context.pointee.hostMeter = meter
-        push(context, .changeBar(settings.bar(context.pointee.meters, meter: meter), tempo: nil, at: .nextBar))
+        context.pointee.hostBarLine = line
+        let number = Int32(clamping: line.bar + 1)
+        push(context, .anchorBar(bar, atSongPulse: Int64(line.songPulse.rounded()), bar: number))
     }
 
     static func advancePressure(_ context: UnsafeMutablePointer<PluginContext>, to time: ControlTime) {
@@ -107,8 +129,8 @@ enum PluginCycle {
     }
 
     /// What pressure control decided: a tempo (the engine's in free mode; the
-    /// host owns it in host sync and the engine drops it), a feedback cue. A
-    /// deep press has no preset to go to in the plugin.
+    /// host owns it in host sync and the engine drops it), a feedback cue, the
+    /// deep press's next preset.
     static func take(_ effect: PressureEffect, _ context: UnsafeMutablePointer<PluginContext>) {
         switch effect {
         case .tempo(let tempo):
@@ -118,13 +140,57 @@ enum PluginCycle {
             }
         case .cue(let sound):
             push(context, .cue(sound))
-        case .nextPreset, .holdEnded, .stuckKeyReleased:
+        case .nextPreset:
+            switchPreset(context, to: context.pointee.presets.index(after: Int(context.pointee.presetIndex.load(ordering: .relaxed))))
+        case .holdEnded, .stuckKeyReleased:
             break
         }
     }
 
     static func push(_ context: UnsafeMutablePointer<PluginContext>, _ command: EngineCommand) {
         context.pointee.control.pointee.commands.push(command)
+    }
+
+    // MARK: - Presets
+
+    /// The preset at list position `index` (-1 or past the list: none), as the
+    /// command line switches: its bar, tempo and gains at the next bar line in
+    /// one bar change (docs/DESIGN.md §3.4), its pressure settings at once under
+    /// the ports' keys and mode. In host sync the host keeps its tempo and meter.
+    static func switchPreset(_ context: UnsafeMutablePointer<PluginContext>, to index: Int) {
+        guard index >= 0, index < context.pointee.presets.count, let settings = context.pointee.applied else { return }
+        let preset = context.pointee.presets.entries[index]
+        context.pointee.presetIndex.store(Int32(index), ordering: .relaxed)
+        context.pointee.playing = preset.bar
+        context.pointee.playingGains = preset.gains
+        context.pointee.pressureBase = preset.pressure
+        context.pointee.pressure.setConfiguration(settings.pressure(over: preset.pressure))
+        let gains = gains(context, settings)
+        if settings.followsHost {
+            push(context, .changeBar(playing(context, meter: context.pointee.hostMeter), tempo: nil, at: .nextBar, gains: gains))
+        } else {
+            setFreeTempo(context, preset.tempo, push: false)
+            push(context, .changeBar(preset.bar, tempo: preset.tempo, at: .nextBar, gains: gains))
+        }
+    }
+
+    /// The bar playing, under `meter` (the host's) when given: its accents on
+    /// the first beat as the bar has it, its subdivision and pulse kept.
+    static func playing(_ context: UnsafeMutablePointer<PluginContext>, meter: Meter?) -> BarSettings {
+        let bar = context.pointee.playing
+        guard let meter, meter != bar.meter else { return bar }
+        var accents = AccentPattern.standard(beats: meter.beatsPerBar)
+        accents[0] = bar.accents[0]
+        var hosted = BarSettings(meter: meter, accents: accents, subdivision: bar.subdivision, pulse: bar.pulse)
+        hosted.swingRatio = bar.swingRatio
+        return hosted
+    }
+
+    /// The gains playing (the preset's, or the defaults) under the `gain` port's level.
+    static func gains(_ context: UnsafeMutablePointer<PluginContext>, _ settings: PluginSettings) -> SoundGains {
+        var gains = context.pointee.playingGains
+        gains.master = settings.gains.master
+        return gains
     }
 
     // MARK: - Settings
@@ -135,33 +201,40 @@ enum PluginCycle {
         let old = context.pointee.applied
         context.pointee.applied = new
         let restored = context.pointee.restoredTempo.exchange(0, ordering: .relaxed)
+        let restoredPreset = Int(context.pointee.restoredPreset.exchange(-1, ordering: .relaxed))
         guard let old else {
-            // First cycle: the ports as they are, or the state's tempo over the tempo port.
-            let tempo = restored > 0 ? BPM(hundredths: restored) : new.tempo
-            push(context, .changeBar(new.bar(context.pointee.meters), tempo: tempo, at: .nextBar))
+            // First cycle: the ports as they are; the state's preset over them, and its tempo over both.
+            context.pointee.playing = new.bar(context.pointee.meters)
+            push(context, .changeBar(context.pointee.playing, tempo: new.tempo, at: .nextBar))
             push(context, .setGains(new.gains))
-            context.pointee.pressure.setConfiguration(new.pressure(over: context.pointee.pressureDefaults))
-            setFreeTempo(context, tempo, push: false)
+            context.pointee.pressure.setConfiguration(new.pressure(over: context.pointee.pressureBase))
+            setFreeTempo(context, new.tempo, push: false)
+            switchPreset(context, to: restoredPreset)
+            if restored > 0 { setFreeTempo(context, BPM(hundredths: restored), push: true) }
             if !new.followsHost { push(context, .start) }
             return
         }
+        switchPreset(context, to: restoredPreset)
         if restored > 0 { setFreeTempo(context, BPM(hundredths: restored), push: true) }
         if new.tempo != old.tempo { setFreeTempo(context, new.tempo, push: true) }
         if new.followsHost != old.followsHost {
             context.pointee.hostMeter = nil
+            context.pointee.hostBarLine = nil
             if !new.followsHost {
                 // Own time again: on at the tempo reached, from where the host left the song.
                 setFreeTempo(context, BPM(hundredths: context.pointee.tempoReached.load(ordering: .relaxed)), push: true)
-                push(context, .changeBar(new.bar(context.pointee.meters), tempo: nil, at: .nextBar))
+                push(context, .changeBar(context.pointee.playing, tempo: nil, at: .nextBar))
                 push(context, .continue)
             }
         }
         if new.barDiffers(from: old) {
-            push(context, .changeBar(new.bar(context.pointee.meters, meter: new.followsHost ? context.pointee.hostMeter : nil), tempo: nil, at: .nextBar))
+            // The ports' bar again, over a preset's.
+            context.pointee.playing = new.bar(context.pointee.meters)
+            push(context, .changeBar(playing(context, meter: new.followsHost ? context.pointee.hostMeter : nil), tempo: nil, at: .nextBar))
         }
-        if new.gainDecibels != old.gainDecibels { push(context, .setGains(new.gains)) }
+        if new.gainDecibels != old.gainDecibels { push(context, .setGains(gains(context, new))) }
         if new.pressureDiffers(from: old) {
-            context.pointee.pressure.setConfiguration(new.pressure(over: context.pointee.pressureDefaults))
+            context.pointee.pressure.setConfiguration(new.pressure(over: context.pointee.pressureBase))
         }
     }
 

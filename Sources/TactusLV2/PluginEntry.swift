@@ -30,14 +30,16 @@ enum PluginEntry {
     }()
 
     static let instantiate: @convention(c) (UnsafePointer<LV2_Descriptor>?, Double, UnsafePointer<CChar>?,
-                                            UnsafePointer<UnsafePointer<LV2_Feature>?>?) -> LV2_Handle? = { _, rate, _, features in
+                                            UnsafePointer<UnsafePointer<LV2_Feature>?>?) -> LV2_Handle? = { _, rate, bundlePath, features in
         // urid:map is a required feature (tactus.ttl): without it no event can be read.
         guard rate >= 1000, rate <= 1_536_000, let map = tactus_lv2_find_map(features) else { return nil }
         var urids = TactusURIDs()
         tactus_lv2_map_urids(map, &urids)
-        PluginWarmUp.run(sampleRate: rate, urids: urids)
+        let library = PluginPresets.library(bundlePath: bundlePath.map { String(cString: $0) })
+        let presets = PluginPresets(library)
+        PluginWarmUp.run(sampleRate: rate, urids: urids, presets: presets)
         let context = UnsafeMutablePointer<PluginContext>.allocate(capacity: 1)
-        context.initialize(to: PluginContext(sampleRate: rate, urids: urids))
+        context.initialize(to: PluginContext(sampleRate: rate, urids: urids, presets: presets, presetNames: library.entries.map(\.preset.name)))
         return LV2_Handle(context)
     }
 

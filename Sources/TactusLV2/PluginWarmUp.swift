@@ -7,11 +7,11 @@ import TactusCore
 /// instantiate, off the audio thread. The JACK client's dry cycle does the same
 /// for its process callback.
 enum PluginWarmUp {
-    static func run(sampleRate: Double, urids: TactusURIDs) {
+    static func run(sampleRate: Double, urids: TactusURIDs, presets: PluginPresets) {
         let frames = 256
         let capacity = 8192
         let context = UnsafeMutablePointer<PluginContext>.allocate(capacity: 1)
-        context.initialize(to: PluginContext(sampleRate: sampleRate, urids: urids))
+        context.initialize(to: PluginContext(sampleRate: sampleRate, urids: urids, presets: presets, presetNames: []))
         let audio = UnsafeMutablePointer<Float>.allocate(capacity: 2 * frames)
         let input = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
         let output = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
@@ -30,7 +30,8 @@ enum PluginWarmUp {
             let out = output.assumingMemoryBound(to: LV2_Atom_Sequence.self)
             var urids = urids
             // Phases of `phase` cycles each (0.75 s, whatever the rate): force steps,
-            // long-press steps, continuous glide, a deep press, then host sync.
+            // long-press steps, continuous glide, a deep press (the next preset) and a
+            // Program Change, then host sync.
             let phase = Int(0.75 * sampleRate) / frames + 1
             for cycle in 0..<(6 * phase) {
                 tactus_lv2_sequence_clear(sequence, UInt32(capacity), urids.atom_Sequence)
@@ -63,7 +64,7 @@ enum PluginWarmUp {
                 PluginCycle.run(context, frames: frames)
             }
         }
-        context.move().free()
+        context.move().free(presets: false)
         context.deallocate()
         audio.deallocate()
         input.deallocate()

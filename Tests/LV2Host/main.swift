@@ -10,9 +10,10 @@ import CLV2
 let usage = """
 usage: tactus-lv2-host run LIBRARY [--rate R] [--block N] [--frames N] [--set SYMBOL=VALUE]...
                            [--midi FRAME:HEX..]... [--position FRAME:BAR,BEAT,BEATS_PER_BAR,UNIT,BPM,SPEED]...
-                           [--save-state] [--restore-tempo BPM]
+                           [--save-state] [--restore-tempo BPM] [--restore-settings TEXT] [--bundle DIR]
          writes `A port frame value` (audio onsets), `M 1 frame hex..` (midi_out),
-         `T frame bpm` (tempoOut after the block that changed it), `S bpm` (saved state)
+         `T frame bpm` (tempoOut after the block that changed it), `S bpm` and
+         `P line` for each line of the saved settings (saved state)
        tactus-lv2-host cycle LIBRARY [--times N]
          loads, instantiates, runs 100 blocks, cleans up and unloads N times; prints RSS in kB
 """
@@ -93,6 +94,7 @@ func flag(_ name: String) -> Bool {
 }
 let rate = Double(take("--rate").last ?? "48000")!
 let block = Int(take("--block").last ?? "256")!
+let bundlePath = take("--bundle").last ?? "/tmp"
 nonisolated(unsafe) let host = Host()
 
 struct Instance {
@@ -107,7 +109,7 @@ struct Instance {
 }
 
 func instantiate(_ descriptor: UnsafePointer<LV2_Descriptor>, block: Int) -> UnsafeMutablePointer<Instance> {
-    guard let handle = descriptor.pointee.instantiate(descriptor, rate, "/tmp", host.features) else { fail("instantiate failed") }
+    guard let handle = descriptor.pointee.instantiate(descriptor, rate, bundlePath, host.features) else { fail("instantiate failed") }
     let instance = UnsafeMutablePointer<Instance>.allocate(capacity: 1)
     instance.initialize(to: Instance(descriptor: descriptor, handle: handle, click: .allocate(capacity: block), feedback: .allocate(capacity: block),
                                      input: .allocate(byteCount: Instance.capacity, alignment: 8), output: .allocate(byteCount: Instance.capacity, alignment: 8)))
@@ -198,15 +200,28 @@ case "run":
     }
     inputs.sort { $0.frame < $1.frame }
     let saveState = flag("--save-state")
-    if let tempo = take("--restore-tempo").last.flatMap(Float.init) {
+    let restoreTempo = take("--restore-tempo").last.flatMap(Float.init)
+    let restoreSettings = take("--restore-settings").last
+    if restoreTempo != nil || restoreSettings != nil {
         let state = instance.pointee.descriptor.pointee.extension_data("http://lv2plug.in/ns/ext/state#interface")!
             .assumingMemoryBound(to: LV2_State_Interface.self)
-        var value = tempo
+        // The state handle: the tempo's float, then the settings' NUL-terminated text.
+        struct Saved { var tempo: Float; var hasTempo: Bool; var settings: [UInt8]? }
+        var saved = Saved(tempo: restoreTempo ?? 0, hasTempo: restoreTempo != nil, settings: restoreSettings.map { Array($0.utf8) + [0] })
         let retrieve: LV2_State_Retrieve_Function = { handle, key, size, type, flags in
-            size?.pointee = 4; type?.pointee = urids.atom_Float; flags?.pointee = 0
-            return key == urids.state_tempoReached ? UnsafeRawPointer(handle) : nil
+            let saved = handle!.assumingMemoryBound(to: Saved.self)
+            flags?.pointee = 0
+            if key == urids.state_tempoReached, saved.pointee.hasTempo {
+                size?.pointee = 4; type?.pointee = urids.atom_Float
+                return UnsafeRawPointer(saved)  // `tempo`, the struct's first field
+            }
+            if key == urids.state_settings, let text = saved.pointee.settings {
+                size?.pointee = text.count; type?.pointee = urids.atom_String
+                return text.withUnsafeBytes { $0.baseAddress }
+            }
+            return nil
         }
-        _ = state.pointee.restore(instance.pointee.handle, retrieve, &value, 0, nil)
+        _ = state.pointee.restore(instance.pointee.handle, retrieve, &saved, 0, nil)
     }
     print("# rate \(Int(rate)) period \(block) first-frame 0 end-frame \(totalFrames)")
     var previous: (Float, Float) = (0, 0)
@@ -250,6 +265,11 @@ case "run":
             .assumingMemoryBound(to: LV2_State_Interface.self)
         let store: LV2_State_Store_Function = { _, key, value, size, type, _ in
             if key == urids.state_tempoReached, type == urids.atom_Float, size == 4 { print("S \(value!.loadUnaligned(as: Float.self))") }
+            if key == urids.state_settings, type == urids.atom_String, size > 0 {
+                let bytes = UnsafeRawBufferPointer(start: value, count: size)
+                guard bytes.last == 0 else { print("P (no terminating NUL)"); return LV2_STATE_SUCCESS }
+                for line in String(decoding: bytes.dropLast(), as: UTF8.self).split(separator: "\n") { print("P \(line)") }
+            }
             return LV2_STATE_SUCCESS
         }
         _ = state.pointee.save(instance.pointee.handle, store, nil, 0, nil)

@@ -20,9 +20,15 @@
  * With TACTUS_RTPROBE_WITHIN (below) it counts only what one loaded object's
  * code calls, for a plugin inside a host's callback.
  *
+ * It also counts the page faults the callback's thread takes inside the
+ * callback (getrusage(RUSAGE_THREAD) around each call): a minor fault is a
+ * page touched first there (under mlockall(MCL_ONFAULT), memory nobody touched
+ * before), a major one a page read from disk. Neither is in `violations`.
+ *
  * At exit it writes its counts to $TACTUS_RTPROBE_REPORT (or stderr):
  *   cycles N
  *   violations N        (every counted call but sem_post)
+ *   minor_faults N, major_faults N
  *   malloc N ... (every counter that is not zero, sem_post among them)
  *
  * The allocator functions forward to glibc's __libc_* entry points, which need
@@ -39,6 +45,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <jack/jack.h>
 #include "RTProbe.h"
 
@@ -126,11 +133,18 @@ static set_process_fn real_set_process_callback;
 static struct { JackProcessCallback callback; void *arg; } clients[MAX_CLIENTS];
 static atomic_int client_count;
 
+static atomic_ulong minor_faults, major_faults;
+
 static int trampoline(jack_nframes_t frames, void *slot) {
     int i = (int)(long)slot;
+    struct rusage before, after;
+    getrusage(RUSAGE_THREAD, &before);
     in_callback = 1;
     int result = clients[i].callback(frames, clients[i].arg);
     in_callback = 0;
+    getrusage(RUSAGE_THREAD, &after);
+    atomic_fetch_add_explicit(&minor_faults, (unsigned long)(after.ru_minflt - before.ru_minflt), memory_order_relaxed);
+    atomic_fetch_add_explicit(&major_faults, (unsigned long)(after.ru_majflt - before.ru_majflt), memory_order_relaxed);
     atomic_fetch_add_explicit(&cycles, 1, memory_order_relaxed);
     return result;
 }
@@ -245,6 +259,7 @@ __attribute__((destructor)) static void report(void) {
     if (!out) out = stderr;
     fprintf(out, "cycles %lu\nviolations %lu\n", atomic_load(&cycles), tactus_rtprobe_violations());
     if (within) fprintf(out, "outside %lu\n", atomic_load(&outside));
+    fprintf(out, "minor_faults %lu\nmajor_faults %lu\n", atomic_load(&minor_faults), atomic_load(&major_faults));
     for (int i = 0; i < C_COUNT; i++) {
         unsigned long n = atomic_load(&counts[i]);
         if (n) fprintf(out, "%s %lu\n", names[i], n);

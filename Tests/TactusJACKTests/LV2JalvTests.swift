@@ -28,6 +28,23 @@ extension JACKServerTests {
             return try Recording(contentsOf: recorder.file)
         }
 
+        /// Host sync under the tests' timebase master (`segments` as its
+        /// --segments, rolling `masterSeconds` from frame 0): the plugin's click
+        /// and midi_out recorded for `seconds`.
+        static func recordFollowingMaster(name: String, segments: String, masterSeconds: Int, seconds: Double) throws -> Recording {
+            let server = try JackTestServer(period: 256)
+            defer { server.stop() }
+            let jalv = try JalvProcess(server: server, name: name, controls: ["sync": 1])
+            defer { jalv.stop() }
+            let recorder = try startRecorder(server, "\(name).sync", audio: ["\(name):click"], midi: "\(name):midi_out", seconds: seconds)
+            let master = try TestProcess.launch(TestFiles.probe, ["transport", "master", "-s", server.name, "--segments", segments, "--seconds", "\(masterSeconds)"],
+                                                output: TestFiles.file("\(server.name).\(name).master.log"))
+            #expect(TestProcess.wait(master, seconds: 30) == 0)
+            let r = try finish(recorder, seconds: seconds)
+            #expect(jalv.stop() == 0)
+            return r
+        }
+
         /// Free mode at 133 BPM: clicks and clock ticks on the grid (±0.5 frame,
         /// no gap, no drift), 24 ticks a beat, each click on the frame of its tick.
         @Test func freeModeAt133BPMInJalvClicksAndClocksOnTheGrid() throws {
@@ -62,15 +79,7 @@ extension JACKServerTests {
         /// its BBT to the plugin as time:Position. Every click within a frame of
         /// the master's beat, counted from the first click (transport frame 0).
         @Test func hostSyncInJalvFollowsATimebaseMasterThroughATempoStepAndAMeterChange() throws {
-            let server = try JackTestServer(period: 256)
-            defer { server.stop() }
-            let jalv = try JalvProcess(server: server, name: "tlv2", controls: ["sync": 1])
-            defer { jalv.stop() }
-            let recorder = try Self.startRecorder(server, "lv2sync", audio: ["tlv2:click"], midi: "tlv2:midi_out", seconds: 16)
-            let master = try TestProcess.launch(TestFiles.probe, ["transport", "master", "-s", server.name, "--segments", "0:120:4,8:150:4,16:100:3", "--seconds", "13"],
-                                                output: TestFiles.file("\(server.name).master.log"))
-            #expect(TestProcess.wait(master, seconds: 30) == 0)
-            let r = try Self.finish(recorder, seconds: 16)
+            let r = try Self.recordFollowingMaster(name: "tlv2", segments: "0:120:4,8:150:4,16:100:3", masterSeconds: 13, seconds: 16)
             let clicks = r.clicks(port: 1)
             // The master's beats in transport frames: 8 at 24 000, 8 at 19 200, then every 28 800.
             var beats: [Double] = (0..<8).map { Double($0) * 24000 }
@@ -85,7 +94,36 @@ extension JACKServerTests {
             let accents = r.onsets.filter { $0.port == 1 && $0.value > 0.8 }.map { Double($0.frame - first) }
             #expect(Array(accents.prefix(5)) == [0, 96000, 192_000, 268_800, 345_600], "\(accents)")
             #expect(r.midi().first { $0.bytes != [0xF8] }?.bytes == [0xFA])
-            #expect(jalv.stop() == 0)
+        }
+
+        /// A meter change inside a cycle: the master goes from 4/4 at 130 BPM to
+        /// 3/4 at 100 BPM at bar 2, frame 88 615.4, 39 frames into a 256-frame
+        /// cycle; jalv reads the transport at each cycle's first frame, so the
+        /// plugin hears of 3/4 a cycle after the bar line. Beat 1 stays on the
+        /// master's bar lines: accents every three beats from bar 2, not four.
+        @Test func hostSyncInJalvPutsBeatOneOnTheMastersBarLineWhenTheMeterChangesMidCycle() throws {
+            let r = try Self.recordFollowingMaster(name: "mlv2", segments: "0:130:4,4:100:3", masterSeconds: 8, seconds: 11)
+            let exactBar2 = 4 * 60 * Self.sampleRate / 130
+            // The master's word on bar 2 is its first report after it, at the next
+            // cycle's first frame (88 832), in whole ticks of 1/1920 beat (jack_position_t):
+            // 14 ticks into the bar, so its bar line is 210 frames before, 6.6 frames
+            // after the exact one. The plugin takes that word; before it, frame 0's is exact.
+            let report = (exactBar2 / 256).rounded(.up) * 256
+            let told = ((report - exactBar2) * 100 / (60 * Self.sampleRate) * 1920).rounded(.down) / 1920
+            let bar2 = report - told * 28800
+            #expect(abs(bar2 - exactBar2 - 6.615) < 0.01)
+            // The master's beats up to 7 s (336 000 frames) after its frame 0; bar 2's
+            // downbeat sounds in the cycle before the report, on the exact line.
+            let beats = (0..<5).map { Double($0) * 60 * Self.sampleRate / 130 } + (1..<9).map { bar2 + Double($0) * 28800 }
+            let clicks = r.clicks(port: 1)
+            guard let first = clicks.first else { Issue.record("no clicks"); return }
+            let heard = clicks.map { Double($0 - first) }.filter { $0 < 336_000 }
+            #expect(heard.count == beats.count, "clicks \(heard)")
+            for (h, b) in zip(heard, beats) { #expect(abs(h - b) <= 1, "click at \(h), the master's beat at \(b)") }
+            let accents = r.onsets.filter { $0.port == 1 && $0.value > 0.8 }.map { Double($0.frame - first) }.filter { $0 < 336_000 }
+            let lines = [0, exactBar2, bar2 + 86400, bar2 + 2 * 86400]
+            #expect(accents.count == lines.count, "accents \(accents)")
+            for (a, l) in zip(accents, lines) { #expect(abs(a - l) <= 1, "accent at \(a), the master's bar line at \(l)") }
         }
 
         /// Pressure control through jalv: the probe's sender plays the up key

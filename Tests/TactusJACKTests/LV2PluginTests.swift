@@ -127,6 +127,59 @@ import Testing
         #expect(abs(Double(ticks[24]) - Self.sampleRate * 60 / 137) <= 0.5)
     }
 
+    // MARK: - Presets and state
+
+    /// The deep press on the preset key (70) switches presets as the command
+    /// line does: held 0.25 s, then full poly pressure, the commit cue at once
+    /// (note 39 on channel 16) and the first preset of the list, Largo (program
+    /// 0, 50 BPM), from the next bar line (96 000); the session saves its name.
+    @Test func theDeepPressSwitchesToTheNextPresetAtTheNextBarLine() throws {
+        let (r, text) = try LV2Bundle.render(["--frames", "300000", "--block", "256", "--set", "sync=0", "--save-state",
+                                              "--midi", "48000:90,46,64", "--midi", "60000:A0,46,7F", "--midi", "72000:80,46,0"])
+        #expect(r.midi().filter { $0.bytes.first == 0x9F && $0.bytes[1] == 39 }.map(\.frame) == [60000])
+        let onsets = r.onsets.filter { $0.port == 1 }
+        // 120 BPM to the bar line, then a beat every 57 600 frames, Largo's bar 1 accented.
+        #expect(onsets.map(\.frame) == [0, 24000, 48000, 72000, 96000, 153_600, 211_200, 268_800])
+        #expect(onsets.map { $0.value > 0.8 } == [true, false, false, false, true, false, false, false])
+        let ticks = r.ticks().filter { $0 >= 96000 }
+        #expect(ticks.prefix(3) == [96000, 98400, 100_800])
+        #expect(text.contains("S 50.0"), "\(text.suffix(200))")
+        let saved = text.split(separator: "\n").filter { $0.hasPrefix("P ") }
+        #expect(saved == ["P preset=Largo"])
+        // The session reloaded with what was saved: Largo from the first beat.
+        let (reloaded, reloadedText) = try LV2Bundle.render(["--frames", "120000", "--set", "sync=0", "--save-state",
+                                                             "--restore-settings", saved.map { String($0.dropFirst(2)) }.joined(separator: "\n")])
+        #expect(reloaded.clicks(port: 1) == [0, 57600, 115_200])
+        #expect(reloadedText.contains("P preset=Largo") && reloadedText.contains("S 50.0"))
+    }
+
+    /// Program Change 5 on the control channel: Presto (program 5, 184 BPM) from the next bar line.
+    @Test func aProgramChangeSelectsThePresetOfThatProgramAtTheNextBarLine() throws {
+        let (r, text) = try LV2Bundle.render(["--frames", "200000", "--block", "256", "--set", "sync=0", "--save-state", "--midi", "30000:C0,05"])
+        let clicks = r.clicks(port: 1)
+        #expect(Array(clicks.prefix(5)) == [0, 24000, 48000, 72000, 96000])
+        let beat = Self.sampleRate * 60 / 184
+        for (k, f) in clicks.dropFirst(4).enumerated() { #expect(abs(Double(f) - (96000 + Double(k) * beat)) <= 0.5, "click \(k) at \(f)") }
+        #expect(clicks.count == 11)
+        #expect(text.contains("P preset=Presto") && text.contains("S 184.0"))
+    }
+
+    /// A session reloaded: the saved settings bring back the preset (Presto,
+    /// 184 BPM, from the first beat) and the tempo reached over it (150); a
+    /// preset no longer in the library is passed over, the ports' tempo plays.
+    @Test func restoredSettingsBringBackThePresetAndTheTempoReachedOverIt() throws {
+        let (presto, prestoText) = try LV2Bundle.render(["--frames", "48000", "--set", "sync=0", "--restore-settings", "preset=Presto", "--save-state"])
+        #expect(abs(Double(presto.ticks()[24]) - Self.sampleRate * 60 / 184) <= 0.5)
+        #expect(prestoText.contains("P preset=Presto") && prestoText.contains("S 184.0"))
+        let (both, bothText) = try LV2Bundle.render(["--frames", "48000", "--set", "sync=0", "--restore-settings", "preset=Presto",
+                                                     "--restore-tempo", "150", "--save-state"])
+        #expect(both.clicks(port: 1) == [0, 19200, 38400])
+        #expect(bothText.contains("P preset=Presto") && bothText.contains("S 150.0"))
+        let (gone, goneText) = try LV2Bundle.render(["--frames", "48000", "--set", "sync=0", "--restore-settings", "preset=No such preset", "--save-state"])
+        #expect(gone.clicks(port: 1) == [0, 24000])
+        #expect(!goneText.contains("P ") && goneText.contains("S 120.0"))
+    }
+
     @Test func loadingRunningAndUnloading100TimesNeitherCrashesNorLeaks() throws {
         let (output, status) = try LV2Bundle.run(LV2Bundle.host, ["cycle", LV2Bundle.library, "--times", "100"])
         #expect(status == 0, "\(output)")

@@ -18,4 +18,14 @@ static inline jack_client_t *tactus_jack_client_open(const char *client_name,
 /// malloc_trim is declared in <malloc.h>, which Glibc's Swift module leaves out.
 /// The JACK client trims the heap after building an engine for a new sample rate.
 static inline int tactus_malloc_trim(void) { return malloc_trim(0); }
+
+/// Writes a page in every 4 kB of the next 128 kB of the calling thread's
+/// stack (the real-time wiki's stack_prefault): called on the process thread
+/// before its first cycle, so that under mlockall(MCL_ONFAULT) no cycle is the
+/// first to touch a page of its stack. A cycle uses a few kilobytes; jack2's
+/// threads have 512 kB stacks.
+static inline void tactus_prefault_stack(void) {
+    volatile unsigned char stack[128 * 1024];
+    for (unsigned long i = 0; i < sizeof stack; i += 4096) stack[i] = 0;
+}
 #endif

@@ -19,10 +19,11 @@
 
 /* The URIDs the plugin reads and writes, mapped once in instantiate. */
 typedef struct {
-    LV2_URID atom_Blank, atom_Object, atom_Sequence, atom_Float, atom_Double, atom_Int, atom_Long;
+    LV2_URID atom_Blank, atom_Object, atom_Sequence, atom_Float, atom_Double, atom_Int, atom_Long, atom_String;
     LV2_URID midi_MidiEvent;
     LV2_URID time_Position, time_bar, time_barBeat, time_beatsPerBar, time_beatUnit, time_beatsPerMinute, time_speed;
-    /* State keys (LV2 state extension). */
+    /* State keys (LV2 state extension): the tempo reached (atom:Float) and the
+     * settings the ports do not hold (atom:String, `preset=NAME` lines). */
     LV2_URID state_tempoReached, state_settings;
 } TactusURIDs;
 

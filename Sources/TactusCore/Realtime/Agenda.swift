@@ -36,6 +36,9 @@ struct BarChange: BitwiseCopyable {
     var point: SwitchPoint
     /// Sounds and gains heard from the bar line's first click.
     var sound: SoundChange
+    /// A time source's bar line and number for the new bars (`anchorBar`); nil:
+    /// the bar line is the change's pulse, numbered after the old bars.
+    var line: BarLine? = nil
 }
 
 enum TransportChange: BitwiseCopyable {
@@ -70,6 +73,7 @@ struct Agenda: ~Copyable {
 
     init() {
         entries = .allocate(capacity: Agenda.capacity)
+        Prefault.touch(entries, count: Agenda.capacity)
     }
 
     deinit { entries.deallocate() }

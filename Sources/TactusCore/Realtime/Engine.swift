@@ -41,6 +41,8 @@ public struct Engine: ~Copyable {
     var map: MapPlayback?
     /// Count-in, speed trainer, gap trainer (`EnginePractice.swift`).
     var practice = PracticeState()
+    /// A time source's bar line given this block, placed once its position is known (`EngineBarAnchor.swift`).
+    var barAnchor: BarAnchor?
 
     public init(configuration c: EngineConfiguration, sounds: SoundSet) {
         sampleRate = c.sampleRate
@@ -104,6 +106,10 @@ public struct Engine: ~Copyable {
             apply(command, blockStart: start, control: control)
         }
         if let position { follow(position, blockStart: start, control: control) } else { stopFollowing() }
+        if let anchor = barAnchor {
+            barAnchor = nil
+            resolve(anchor, status: control.status, retired: control.retiredSounds)
+        }
         if rolling { advanceGrid(blockStart: start, blockEnd: end, status: control.status, retired: control.retiredSounds) }
         lastBlockEnd = end
         midi.flushNoteOffs(before: end)
@@ -203,9 +209,17 @@ public struct Engine: ~Copyable {
     }
 
     mutating func applyBar(_ change: BarChange, at e: Int64, status: borrowing EngineStatus, retired: borrowing SPSCRing<SoundSet>) {
-        song.changeMeter(at: e, oldPulsesPerBar: pattern.bar.meter.pulsesPerBar)
+        if let line = change.line {
+            song.anchorMeter(line)
+        } else {
+            song.changeMeter(at: e, oldPulsesPerBar: pattern.bar.meter.pulsesPerBar)
+        }
         pattern.bar = change.settings
-        grid.change(tempo: change.tempo, pulsesPerBeat: change.settings.meter.pulsesPerBeat, at: e)
+        if grid.isFollowing {
+            grid.follow(pulsesPerBeat: change.settings.meter.pulsesPerBeat)
+        } else {
+            grid.change(tempo: change.tempo, pulsesPerBeat: change.settings.meter.pulsesPerBeat, at: e)
+        }
         if !change.sound.isEmpty { audio.schedule(change.sound, atGridFrame: grid.frame(of: e), retired: retired) }
         status.barChanges.add(1, ordering: .relaxed)
     }

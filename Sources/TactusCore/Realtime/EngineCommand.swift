@@ -21,6 +21,12 @@ public enum EngineCommand: Sendable, BitwiseCopyable {
     /// end). The set replaced, or one never used (the switch overtaken by
     /// another), comes back in `EngineControl.retiredSounds`.
     case changeBar(BarSettings, tempo: BPM?, at: SwitchPoint, sounds: SoundSet? = nil, gains: SoundGains? = nil)
+    /// A time source's bars (an LV2 host's meter and `time:bar`): bar `bar`
+    /// (from 1) of `settings` starts at song pulse `songPulse` (96 a quarter
+    /// note, the source's song position), which may already be behind: a host
+    /// tells a meter change in the cycle after its bar line. The bar count is
+    /// re-anchored there, so beat 1 is where the source says (docs/DESIGN.md §8.5).
+    case anchorBar(BarSettings, atSongPulse: Int64, bar: Int32)
     /// Play a feedback cue on the feedback output, at the start of the next block
     /// (and as a MIDI note on the clock stream when feedback notes are on).
     case cue(ClickSound)

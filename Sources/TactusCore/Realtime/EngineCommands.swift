@@ -24,6 +24,9 @@ extension Engine {
             request(tempo: tempo)
         case .changeBar(let settings, let tempo, let point, let sounds, let gains):
             changeBar(BarChange(settings: settings, tempo: tempo, point: point, sound: SoundChange(sounds: sounds, gains: gains)), control: control)
+        case .anchorBar(let settings, let songPulse, let bar):
+            // Resolved after the time source's position for this block (`resolveBarAnchor`).
+            barAnchor = BarAnchor(settings: settings, line: BarLine(songPulse: songPulse, number: Int(bar)))
         case .cue(let sound):
             audio.cue(sound)
             midi.noteOn(for: sound, blockStart: blockStart, sampleRate: sampleRate)

@@ -53,7 +53,7 @@ extension Engine {
             if atZero && starting {
                 agenda.schedule(AgendaEntry(pulse: cursor, change: .transport(.start)))
             } else {
-                song.locate(songPulse: resume)
+                song.locate(songPulse: resume, pulsesPerBar: pattern.bar.meter.pulsesPerBar)
                 agenda.schedule(AgendaEntry(pulse: cursor, change: .transport(song.running ? .relocate : .resume)))
             }
         }

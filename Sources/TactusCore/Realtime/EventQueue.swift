@@ -44,6 +44,7 @@ struct MIDIEventQueue: ~Copyable {
 
     init(capacity: Int) {
         storage = .allocate(capacity: capacity)
+        Prefault.touch(storage, count: capacity)
         indices = QueueIndices(capacity: capacity)
     }
 
@@ -75,6 +76,7 @@ struct ClickQueue: ~Copyable {
 
     init(capacity: Int) {
         storage = .allocate(capacity: capacity)
+        Prefault.touch(storage, count: capacity)
         indices = QueueIndices(capacity: capacity)
     }
 

@@ -21,6 +21,7 @@ public struct MIDIEventBuffer: ~Copyable {
     public init(capacity: Int = 1024) {
         self.capacity = capacity
         storage = .allocate(capacity: capacity)
+        Prefault.touch(storage, count: capacity)
     }
 
     deinit { storage.deallocate() }

@@ -22,6 +22,7 @@ public struct SPSCRing<Element: BitwiseCopyable>: ~Copyable, @unchecked Sendable
         var size = 2
         while size < capacity { size <<= 1 }
         storage = .allocate(capacity: size)
+        Prefault.touch(storage, count: size)
         mask = size - 1
     }
 

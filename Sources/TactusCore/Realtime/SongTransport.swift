@@ -63,10 +63,23 @@ struct SongTransport: BitwiseCopyable {
     }
 
     /// The resume point moves to song pulse `pulse` (a time source's position).
-    mutating func locate(songPulse pulse: Int64) {
+    /// The bar lines stay on the song positions they had (a source's song has
+    /// its bars where they were); before the last meter change, its bars of
+    /// `pulsesPerBar` are counted back, until the source says otherwise.
+    mutating func locate(songPulse pulse: Int64, pulsesPerBar: Int64) {
         resumeSongPulse = max(0, pulse)
-        restartMeter()
+        if meterOriginSong > resumeSongPulse {
+            let bars = (meterOriginSong - resumeSongPulse + pulsesPerBar - 1) / pulsesPerBar
+            meterOriginSong -= bars * pulsesPerBar
+            meterOriginBar -= Int(bars)
+        }
         if !running { songClocks = resumeSongPulse / Grid.pulsesPerClock }
+    }
+
+    /// Bar `line.number` of the meter in force starts at song pulse `line.songPulse`.
+    mutating func anchorMeter(_ line: BarLine) {
+        meterOriginSong = line.songPulse
+        meterOriginBar = line.number
     }
 
     /// A new meter from grid pulse `p` on: its first bar line is `p`, numbered

@@ -49,6 +49,15 @@ struct TempoGrid: BitwiseCopyable {
         tempo = BPM(hundredths: Int32(clamping: floorToInt64(min(hundredths, 1e7) + 0.5)))
     }
 
+    /// A new beat length under a time source's map: the map holds for the rest
+    /// of its cycle (the source owns the tempo, docs/DESIGN.md §9); only the
+    /// tempo it implies, counted in the new beat, changes.
+    mutating func follow(pulsesPerBeat newBeat: Int64) {
+        guard case .measured(let map) = mapping else { return }
+        pulsesPerBeat = newBeat
+        follow(map)
+    }
+
     /// A tempo map's segment from its first pulse on; `tempo` (the meter's beats
     /// a minute at its start) is kept for the status and the 300 BPM rule.
     mutating func follow(_ ramp: RampMapping, tempo newTempo: BPM, pulsesPerBeat newBeat: Int64) {

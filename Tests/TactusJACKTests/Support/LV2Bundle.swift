@@ -20,10 +20,20 @@ enum LV2Bundle {
             try? FileManager.default.copyItem(at: repository.appendingPathComponent("lv2/tactus.lv2/\(name)"), to: bundle.appendingPathComponent(name))
         }
         try? FileManager.default.copyItem(atPath: library, toPath: bundle.appendingPathComponent("libTactusLV2.so").path)
+        // The shipped presets, where scripts/build-lv2 puts them.
+        let presets = bundle.appendingPathComponent("presets")
+        try? FileManager.default.createDirectory(at: presets, withIntermediateDirectories: true)
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: repository.appendingPathComponent("Presets").path)) ?? [] where name.hasSuffix(".json") {
+            try? FileManager.default.copyItem(at: repository.appendingPathComponent("Presets/\(name)"), to: presets.appendingPathComponent(name))
+        }
         return root
     }()
 
-    static var environment: [String: String] { ["LV2_PATH": path.path] }
+    /// Hosts find the bundle on `LV2_PATH`; the plugin, its shipped presets in
+    /// it and no user's (an empty configuration folder).
+    static var environment: [String: String] {
+        ["LV2_PATH": path.path, "TACTUS_PRESETS_DIR": "", "XDG_CONFIG_HOME": TestFiles.file("lv2-config").path]
+    }
 
     /// Runs a command to its end; its standard output and status.
     static func run(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (output: String, status: Int32) {
@@ -36,7 +46,8 @@ enum LV2Bundle {
 
     /// The offline host (Tests/LV2Host) on this build's library: its recording.
     static func render(_ arguments: [String]) throws -> (recording: Recording, text: String) {
-        let (text, status) = try run(host, ["run", library] + arguments)
+        let bundle = path.appendingPathComponent("tactus.lv2").path
+        let (text, status) = try run(host, ["run", library, "--bundle", bundle] + arguments, environment: environment)
         guard status == 0 else { throw TestFailure("tactus-lv2-host \(arguments) exited \(status): \(text)") }
         let file = TestFiles.file("lv2-host-\(Counter.shared.next()).recording")
         try text.write(to: file, atomically: true, encoding: .utf8)

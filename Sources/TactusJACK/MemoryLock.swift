@@ -1,0 +1,48 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import TactusCore
+
+/// How the JACK client keeps the process callback's memory resident without
+/// paying for what nobody touches (docs/DESIGN.md §2.2).
+///
+/// `mlockall(MCL_CURRENT | MCL_FUTURE)` alone makes every page of every mapping
+/// resident: each thread's whole stack reservation (jack2's threads have 512 kB,
+/// Tactus's own 256 kB) and every untouched page of every library's data, about
+/// 2 MB of anonymous memory for stacks that use a few pages. With `MCL_ONFAULT`
+/// (Linux 4.4) a page is locked when first touched instead. So nothing the
+/// callback touches is touched first by the callback (a page fault on the
+/// real-time thread): the engine's buffers are written when allocated
+/// (`Prefault`), the code and data a cycle runs through by the dry cycle, the
+/// process thread's stack in JACK's thread-init callback, and the files mapped
+/// read-only or shared (code, JACK's shared memory) are populated here, as
+/// `MCL_CURRENT` did: they cost no anonymous memory.
+enum MemoryLock {
+    /// Locks on fault; the errno when not permitted.
+    static func lockOnFault() -> Int32? {
+        mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT) == 0 ? nil : errno
+    }
+
+    /// Makes every page of each file mapping that is not private and writable
+    /// resident and locked (`mlock` populates): the libraries' code and
+    /// constants, JACK's shared memory (mapped again after a new server). A
+    /// private writable mapping (a library's data) would become anonymous
+    /// memory page by page; what of it a cycle uses the dry cycle touched.
+    static func populateFileMappings() {
+        guard let maps = try? FileSystem.read("/proc/self/maps", limit: 1 << 22) else { return }
+        for line in maps.split(separator: UInt8(ascii: "\n")) {
+            let fields = line.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: true)
+            // start-end perms offset dev inode path
+            guard fields.count >= 6, fields[5].first == UInt8(ascii: "/") else { continue }
+            let perms = Array(fields[1])
+            guard perms.count == 4, perms[0] == UInt8(ascii: "r"), !(perms[1] == UInt8(ascii: "w") && perms[3] == UInt8(ascii: "p")) else { continue }
+            let range = fields[0].split(separator: UInt8(ascii: "-"))
+            guard range.count == 2, let start = hex(range[0]), let end = hex(range[1]), end > start else { continue }
+            _ = mlock(UnsafeRawPointer(bitPattern: start), Int(end - start))
+        }
+    }
+
+    private static func hex(_ digits: ArraySlice<UInt8>) -> UInt? {
+        UInt(String(decoding: digits, as: UTF8.self), radix: 16)
+    }
+}
