@@ -31,13 +31,7 @@ extension Engine {
         guard song.running || agenda.entry(.transport) != nil else {
             // Standing still: the bars hold from the song position the source rolls from.
             song.anchorMeter(anchor.line)
-            pattern.bar = change.settings
-            if rolling && !grid.isFollowing {
-                grid.change(tempo: change.tempo, pulsesPerBeat: change.settings.meter.pulsesPerBeat, at: nextClock)
-            } else {
-                grid.set(tempo: change.tempo, pulsesPerBeat: change.settings.meter.pulsesPerBeat)
-            }
-            audio.apply(change.sound, retired: retired)
+            adoptBarNow(change, retired: retired)
             status.barChanges.add(1, ordering: .relaxed)
             return
         }

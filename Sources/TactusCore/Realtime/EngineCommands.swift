@@ -67,7 +67,7 @@ extension Engine {
         } else {
             // Stopped: a new bar setting starts a new song from bar 1.
             _ = agenda.remove(.tempo)
-            adoptBarNow(new, control: control)
+            adoptBarNow(new, retired: control.retiredSounds)
             song.newSong()
             control.status.barChanges.add(1, ordering: .relaxed)
         }
@@ -75,15 +75,16 @@ extension Engine {
 
     /// A bar change taken at once, with no bar line to wait for (the song is
     /// stopped): its meter, tempo and sounds from the next clock tick if the
-    /// grid rolls, else for when it starts.
-    private mutating func adoptBarNow(_ change: BarChange, control: borrowing EngineControl) {
+    /// grid rolls on its own time, else for when it starts (a time source's
+    /// measured map keeps the rest of its cycle).
+    mutating func adoptBarNow(_ change: BarChange, retired: borrowing SPSCRing<SoundSet>) {
         pattern.bar = change.settings
-        if rolling {
+        if rolling && !grid.isFollowing {
             grid.change(tempo: change.tempo, pulsesPerBeat: change.settings.meter.pulsesPerBeat, at: nextClock)
         } else {
             grid.set(tempo: change.tempo, pulsesPerBeat: change.settings.meter.pulsesPerBeat)
         }
-        audio.apply(change.sound, retired: control.retiredSounds)
+        audio.apply(change.sound, retired: retired)
     }
 
     mutating func request(tempo: BPM) {
@@ -127,7 +128,7 @@ extension Engine {
         _ = agenda.remove(.transport)
         // A pending bar change never reached its bar line: it becomes the new song's setting.
         if case .bar(let change)? = agenda.remove(.bar)?.change {
-            adoptBarNow(change, control: control)
+            adoptBarNow(change, retired: control.retiredSounds)
             song.restartMeter()
         }
         midi.emit(.stop, gridFrame: blockStart)

@@ -75,6 +75,13 @@ struct TempoGrid: BitwiseCopyable {
         mapping = .exact(anchor(frame: scaled, pulse: pulse))
     }
 
+    /// Whether a time source's measured map drives the grid this cycle (its
+    /// mapping then holds until the source's next position, docs/DESIGN.md §9).
+    var isFollowing: Bool {
+        if case .measured = mapping { return true }
+        return false
+    }
+
     private func anchor(frame: Int64, pulse: Int64) -> GridAnchor {
         GridAnchor(frame: frame, pulse: pulse, sampleRate: sampleRate, tempo: tempo, pulsesPerBeat: pulsesPerBeat)
     }
