@@ -39,6 +39,8 @@ public struct DisplayModel: Hashable, Sendable {
     public var subdivision: Subdivision
     /// Whether a MIDI controller has sent anything (false: no force to show yet).
     public var controllerHeard: Bool
+    /// The Link session, with `--link`; nil without it.
+    public var link: LinkSessionView?
 
     public init(tempo: BPM, meter: Meter = .fourFour, accents: AccentPattern? = nil, running: Bool = false, muted: Bool = false,
                 bar: Int = 0, beat: Int = 0, beatAccent: Accent = .accent, pressure: PressureStatus? = nil,

@@ -41,6 +41,10 @@ public struct Engine: ~Copyable {
     var map: MapPlayback?
     /// Count-in, speed trainer, gap trainer (`EnginePractice.swift`).
     var practice = PracticeState()
+    /// Set when a time source owns the tempo and the transport (Link): the
+    /// player's tempo and start/stop become `sourceRequests` (`TimeSourceRequests.swift`).
+    public var sourceOwnsTransport = false
+    var sourceRequests = TimeSourceRequests()
 
     public init(configuration c: EngineConfiguration, sounds: SoundSet) {
         sampleRate = c.sampleRate
@@ -100,10 +104,8 @@ public struct Engine: ~Copyable {
         if let feedback { for i in 0..<frames { feedback[i] = 0 } }
         let end = start + Int64(frames)
 
-        while let command = control.commands.pop() {
-            apply(command, blockStart: start, control: control)
-        }
-        if let position { follow(position, blockStart: start, control: control) } else { stopFollowing() }
+        applyCommands(blockStart: start, control: control)
+        if let position { follow(position, blockStart: start, frames: frames, control: control) } else { stopFollowing() }
         if rolling { advanceGrid(blockStart: start, blockEnd: end, status: control.status, retired: control.retiredSounds) }
         lastBlockEnd = end
         midi.flushNoteOffs(before: end)
