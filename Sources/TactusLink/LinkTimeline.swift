@@ -43,6 +43,11 @@ public struct LinkTimeline: BitwiseCopyable {
     /// a peer's (or Link's clamp of ours to its 20–999 BPM).
     public private(set) var peerTempoChanges = 0
 
+    /// How far (µs) a cycle's time may lie off the filter's line before it
+    /// starts a new one: 20 ms, far beyond jack2's disturbed cycles after an
+    /// xrun (a few ms, which the filter's own gate holds out).
+    static let newLine = 20_000.0
+
     public init(link: LinkAudio, quantum: Double, sharesStartStop: Bool) {
         self.link = link
         self.quantum = quantum
@@ -63,6 +68,15 @@ public struct LinkTimeline: BitwiseCopyable {
     @_noLocks @_noAllocation
     public mutating func position(frame: Int64, frames: Int, hostMicroseconds: Double, microsecondsPerFrame: Double,
                                   latencyFrames: Int, pulsesPerBeat: Int64, alone: Bool, requests: TimeSourceRequests) -> TimelinePosition {
+        // A cycle far off the filter's line is a new line, not jitter: the first
+        // sounding cycle after the dry run and the gate (the frame continues where
+        // the dry run ended, the time does not), a server back after a loss. The
+        // filter would hold its old line for a few cycles to confirm it, and the
+        // beat would jump twice; start it afresh instead.
+        if let predicted = _unsafePerformance({ filter.microseconds(atFrame: frame) }),
+           abs(predicted - hostMicroseconds) > Self.newLine {
+            filter = _unsafePerformance { FrameTimeFilter() }
+        }
         _ = _unsafePerformance { filter.update(frame: frame, microseconds: hostMicroseconds, microsecondsPerFrame: microsecondsPerFrame) }
         let heard = frame + Int64(latencyFrames)
         // Link's clock counts whole µs; host times are positive, so + 0.5 rounds.
