@@ -21,6 +21,7 @@ enum PresetSchema {
             .object("sounds", \.preset.sounds, sounds),
             .object("clock", \.preset.clock, clock),
             .object("pressure", \.preset.pressure, PressureSchema.pressure),
+            .value("link", \.preset.link, .flag),
         ] + practiceFields, rules: practiceRules + [
             PresetRule(key: "accents") { draft in
                 let meter = draft.preset.bar.meter

@@ -38,3 +38,21 @@ struct LinkDisplayTests {
         #expect(plain != nil && plain?.quantum == nil && plain?.sharesStartStop == false)
     }
 }
+
+/// `"link": true` in a preset (Presets/README.md): `--link` at start.
+@Suite("Link in a preset")
+struct LinkPresetTests {
+    @Test func aPresetsLinkKeyIsReadAndWrittenAndAWrongTypeNamed() throws {
+        let preset = try Preset.decode(Array(#"{ "format": 1, "name": "Jam", "tempo": 128, "link": true }"#.utf8), file: "jam.json")
+        #expect(preset.link)
+        #expect(try Preset.decode(Array(preset.encoded().utf8), file: "jam.json").link)
+        #expect(preset.encoded().contains(#""link": true"#))
+        #expect(!(try Preset.decode(Array(#"{ "format": 1, "name": "Solo", "tempo": 90 }"#.utf8), file: "solo.json").link))
+        do {
+            _ = try Preset.decode(Array(#"{ "format": 1, "name": "Bad", "tempo": 90, "link": "yes" }"#.utf8), file: "bad.json")
+            Issue.record("a string for link was taken")
+        } catch {
+            #expect(error.description.contains("bad.json") && error.description.contains("link"), "\(error)")
+        }
+    }
+}
