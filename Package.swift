@@ -34,9 +34,15 @@ let package = Package(
         .target(name: "TactusCLI", dependencies: ["TactusCore", "TactusALSA", "TactusJACK", "CSndfile", "CTerminal"]),
         .executableTarget(name: "tactus", dependencies: ["TactusCLI"]),
         // The JACK client: process callback, ports, reconnection, the port listing.
-        .target(name: "TactusJACK", dependencies: ["TactusCore", "CJack", "CJackShims"]),
+        .target(name: "TactusJACK", dependencies: ["TactusCore", "TactusLink", "CJack", "CJackShims"]),
+        // Ableton Link (Debian's header-only ableton-link-dev over libasio-dev, GPL-2.0-or-later):
+        // a few C functions written here over <ableton/Link.hpp>, so the Swift targets import
+        // plain C and need no C++ interop; and the Swift side, the session and its time source.
+        .target(name: "CLink", cxxSettings: [.define("LINK_PLATFORM_LINUX", to: "1")],
+                linkerSettings: [.linkedLibrary("pthread"), .linkedLibrary("atomic")]),
+        .target(name: "TactusLink", dependencies: ["TactusCore", "CLink"]),
         // JACK test companion (recorder, MIDI sender, harness) and the LD_PRELOAD real-time probe.
-        .executableTarget(name: "tactus-jack-probe", dependencies: ["TactusJACK", "TactusCore", "CJack", "CJackShims"], path: "Tests/JackProbe"),
+        .executableTarget(name: "tactus-jack-probe", dependencies: ["TactusJACK", "TactusCore", "TactusLink", "CJack", "CJackShims"], path: "Tests/JackProbe"),
         .target(name: "RTProbe", path: "Tests/RTProbe"),
         // The cost of one process cycle, for callgrind (scripts/bench).
         .executableTarget(name: "tactus-bench", dependencies: ["TactusCore"], path: "Benchmarks/CycleCost"),
@@ -48,7 +54,7 @@ let package = Package(
                 linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "-z", "-Xlinker", "nodelete"])]),
         // A tiny LV2 host for the tests: loads the bundle's library, runs it offline, unloads it.
         .executableTarget(name: "tactus-lv2-host", dependencies: ["CLV2"], path: "Tests/LV2Host"),
-        .testTarget(name: "TactusJACKTests", dependencies: ["TactusJACK", "TactusCore", "TactusCLI"]),
+        .testTarget(name: "TactusJACKTests", dependencies: ["TactusJACK", "TactusCore", "TactusCLI", "TactusLink"]),
         .testTarget(name: "TactusCoreTests", dependencies: ["TactusCore"]),
         .testTarget(name: "TactusALSATests", dependencies: ["TactusALSA", "TactusCore", "CALSA", "CALSAShims"]),
         .testTarget(name: "TactusCLITests", dependencies: ["TactusCLI", "TactusCore", "CSndfile", "CTerminal"]),

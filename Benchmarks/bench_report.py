@@ -12,6 +12,8 @@ Reads bench-results/raw/ (written by scripts/bench):
   alsa.txt                  Benchmarks/alsa-clock.sh's output (row 6)
   pressure.json             Benchmarks/pressure-latency.sh's figures (row 7), or
   pressure.txt              the line saying why it measured nothing
+  link.json                 Benchmarks/link-peers.sh's figures (row 9), or
+  link.txt                  the line saying why it measured nothing
 Writes results.md and results.png (gnuplot) beside raw/ and prints the table.
 Nothing here is typed in: a figure that was not recorded is shown as missing.
 
@@ -306,6 +308,27 @@ def pressure_rows(raw):
     return []
 
 
+def link_rows(raw):
+    """Row 9 from link.json (two Link peers in a private network namespace), or the reason in link.txt."""
+    path = os.path.join(raw, "link.json")
+    if os.path.exists(path):
+        with open(path) as f:
+            p = json.load(f)
+        setting = f"jackd dummy, period 256, 120 BPM, {fmt(p['seconds'], 0)} s, private netns; xruns {p.get('xruns', 0)}"
+        if not p.get("clicks"):
+            return [[9, "Link: phase difference of two peers", setting + ": no clicks recorded", "—", "—"]]
+        return [[9, f"Link: phase difference of two peers over {p['clicks']} clicks (mean / max)", setting,
+                 f"{fmt(p['mean_frames'], 2)} / {p['max_frames']} frames", "— (no peer metronome)"],
+                [9, "Link: CPU % of one core, with --link (two peers) / without", setting,
+                 f"{fmt(p['cpu_link'], 2)} / {fmt(p['cpu_alone'], 2)}", "—"]]
+    path = os.path.join(raw, "link.txt")
+    if os.path.exists(path):
+        with open(path) as f:
+            first = f.read().strip().splitlines()[:1] or ["no output"]
+        return [[9, "Link: phase difference of two peers", first[0], "—", "—"]]
+    return []
+
+
 def markdown(rows):
     head = ["Row", "Measure", "Setting", "Tactus", "Peer"]
     lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
@@ -399,7 +422,7 @@ def main(argv):
     pipewire = [r for r in runs if r[0] == "pipewire"]
     rows = (timing_rows(1, jackd, "click") + timing_rows(2, jackd, "clock") + process_rows(3, jackd)
             + cycle_rows(raw) + render_rows(raw) + alsa_rows(raw, runs) + pressure_rows(raw)
-            + timing_rows("8 (1)", pipewire, "click") + timing_rows("8 (2)", pipewire, "clock") + process_rows("8 (3)", pipewire))
+            + timing_rows("8 (1)", pipewire, "click") + timing_rows("8 (2)", pipewire, "clock") + process_rows("8 (3)", pipewire) + link_rows(raw))
     context = ""
     if os.path.exists(os.path.join(raw, "machine.txt")):
         with open(os.path.join(raw, "machine.txt")) as f:

@@ -8,6 +8,7 @@ public struct OptionSpec: Sendable {
     public enum Section: String, Sendable, CaseIterable {
         case tempo = "Tempo and bar"
         case jack = "JACK"
+        case link = "Ableton Link (tempo and beat shared over the network)"
         case clock = "MIDI clock"
         case pressure = "Pressure control (a key on your controller, pressed harder, changes the tempo)"
         case presets = "Presets"
@@ -75,7 +76,7 @@ extension Set where Element == Options.Command {
 
 /// The table of every option: the one place an option is declared.
 public enum OptionTable {
-    public static let all: [OptionSpec] = tempo + jack + clock + pressure + presets + alsa + practice + display + render + general
+    public static let all: [OptionSpec] = tempo + jack + link + clock + pressure + presets + alsa + practice + display + render + general
 
     /// The options `command` takes, in table order.
     public static func options(of command: Options.Command) -> [OptionSpec] {
@@ -150,6 +151,17 @@ public enum OptionTable {
               "a JACK audio input port", completion: .jackPort(kind: "audio", direction: .input)) { o, v, _ in o.connectFeedback.append(v) },
         flag("--start-stopped", [.run], .jack, "wait for a start command instead of starting at once") { $0.startStopped = true },
     ]
+
+    static let link: [OptionSpec] = {
+        let quantumAllowed = "a number of beats from 1 to 64"
+        return [
+            flag("--link", [.run], .link, "join the Link session: tempo and bar lines shared with every Link app on the network") { $0.link = true },
+            value("--link-quantum", nil, "N", [.run], .link, "beats between the session's bar lines (default the beats of a bar)", quantumAllowed) { o, v, n throws(OptionError) in
+                o.linkQuantum = try integer(v, n, in: 1...64, quantumAllowed)
+            },
+            flag("--link-start-stop", [.run], .link, "share start and stop with the session's peers that share them") { $0.linkStartStop = true },
+        ]
+    }()
 
     static let clock: [OptionSpec] = {
         let offsetAllowed = "milliseconds from -2000 to 2000, negative sends the clock early"

@@ -62,6 +62,14 @@ public struct Options: Sendable {
     public var connectControl: [String] = []
     public var startStopped = false
 
+    // Ableton Link.
+    /// `--link` (or a preset's `"link": true`).
+    public var link = false
+    /// `--link-quantum N`; nil: the beats of a bar.
+    public var linkQuantum: Int?
+    /// `--link-start-stop`.
+    public var linkStartStop = false
+
     // Clock.
     /// `--clock-offset`; nil: not given (a preset's `clock.offsetMs`, else 0).
     /// What plays is `clock`: these three as they leave the preset's keys.

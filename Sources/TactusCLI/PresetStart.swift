@@ -34,6 +34,8 @@ public struct PresetStart: Sendable {
         options.presetSamples = entry.sampleFiles()
         options.soundGains = entry.preset.sounds.gains
         options.presetClock = entry.preset.clock
+        // `"link": true` can only say yes, as `--link` can.
+        if entry.preset.link { options.link = true }
         try applyPractice(entry.preset.practice, to: &options, file: entry.file)
     }
 

@@ -94,7 +94,9 @@ public enum RunCommand {
         let bar = jack.engine.bar
         printError(StartLine.text(options, tempo: jack.engine.tempo, bar: bar, preset: presets?.preset, lastTempo: lastTempo, startStopped: jack.startStopped))
         var seenChanges = -1
+        let linkFollower = LinkFollower(metronome)
         let status = JackControlThread.run(session.loop, metronome: metronome) {
+            frontEnd.linkSession = linkFollower.round(session.loop)
             let changes = metronome.changes
             defer { seenChanges = changes }
             // `q` or Ctrl-C in the terminal: the same way out as SIGINT (MIDI Stop, close).
@@ -170,6 +172,10 @@ public enum RunCommand {
         jack.clockConnections = options.connectClock
         jack.controlConnections = options.connectControl
         jack.startStopped = options.startStopped
+        // --link-quantum and --link-start-stop mean --link.
+        if options.link || options.linkQuantum != nil || options.linkStartStop {
+            jack.link = LinkRunOptions(quantum: options.linkQuantum, sharesStartStop: options.linkStartStop)
+        }
         jack.clockOffsetMilliseconds = options.clock.offsetMilliseconds
         var gains = options.soundGains
         gains.master = options.linearGain

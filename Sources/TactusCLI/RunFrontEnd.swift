@@ -35,6 +35,8 @@ public final class RunFrontEnd {
     public var linkInterval: Int64 = 250_000
     /// The tempo map (to name its entries) and whether a trainer or gap runs, for the display's practice row.
     public var practice: (map: TempoMap?, trainer: Bool, gap: Bool)?
+    /// The Link session's figures of this round (`--link`), set by the caller before `round`.
+    public var linkSession: LinkSessionView?
     /// How often the display model is built from the engine: the screen redraws at
     /// most 30 times a second, so looking more often only costs CPU.
     public var modelInterval: Int64 = 33_333
@@ -100,7 +102,8 @@ public final class RunFrontEnd {
         let drawn = now >= nextModel || !typed.isEmpty
         if drawn {
             nextModel = now + modelInterval
-            let model = DisplayModel(engine: engine.pointee, session: session, links: links, practice: practice)
+            var model = DisplayModel(engine: engine.pointee, session: session, links: links, practice: practice)
+            model.link = linkSession
             screen?.show(model, at: now)
             changeLog?.show(model)
             var state = model

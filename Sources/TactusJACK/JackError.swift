@@ -12,6 +12,8 @@ public enum JackError: Error, Equatable, CustomStringConvertible {
     case connectionFailed(source: String, destination: String, code: Int32)
     /// `--clock-offset` beyond one beat of the tempo (the engine delays a whole stream, not a grid).
     case clockOffsetTooLarge(milliseconds: Double, beatMilliseconds: Double)
+    /// `--link`: the Link session could not be set up (the reason from `LinkError`).
+    case linkUnavailable(String)
 
     public var description: String {
         switch self {
@@ -26,6 +28,8 @@ public enum JackError: Error, Equatable, CustomStringConvertible {
             return "JACK refused to connect \(source) to \(destination) (jack_connect error \(code))"
         case .clockOffsetTooLarge(let ms, let beat):
             return "--clock-offset \(ms) ms is more than one beat (\((beat * 10).rounded() / 10) ms at this tempo)"
+        case .linkUnavailable(let reason):
+            return "--link: \(reason)"
         }
     }
 

@@ -5,6 +5,7 @@ import CJack
 import CJackShims
 import Synchronization
 import TactusCore
+import TactusLink
 
 /// Tactus as a JACK client: ports, the process callback, and a supervisor that
 /// survives the server going away.
@@ -34,6 +35,10 @@ public final class JackMetronome {
     private(set) var context: UnsafeMutablePointer<ProcessContext>?
     private(set) var client: JackClient?
     private let log: (String) -> Void
+    /// The Link session (`--link`), joined at start and kept across reconnections.
+    public let link: LinkSession?
+    /// Link's quantum in beats, with `--link`.
+    public let linkQuantum: Double
 
     /// Whether a server is there and the client active.
     public private(set) var isConnected = false
@@ -77,6 +82,23 @@ public final class JackMetronome {
         shared.initialize(to: JackShared(controlInputCapacity: options.controlInputCapacity, clockStreamCapacity: options.clockStreamCapacity))
         notices = .allocate(capacity: 1)
         notices.initialize(to: JackNotices(wakeup: wakeup.semaphore))
+        linkQuantum = Double(options.link?.quantum ?? options.engine.bar.meter.beatsPerBar)
+        if let settings = options.link {
+            do {
+                let session = try LinkSession(tempo: options.engine.tempo)
+                session.shareStartStop(settings.sharesStartStop)
+                session.enable(true)
+                link = session
+            } catch {
+                shared.deinitialize(count: 1)
+                shared.deallocate()
+                notices.deinitialize(count: 1)
+                notices.deallocate()
+                throw .linkUnavailable("\(error)")
+            }
+        } else {
+            link = nil
+        }
         connections = options.clickConnections.map { JackConnection(port: .click, other: $0) }
             + (options.feedbackConnections ?? options.clickConnections).map { JackConnection(port: .feedback, other: $0) }
             + options.clockConnections.map { JackConnection(port: .clock, other: $0) }
@@ -128,6 +150,8 @@ public final class JackMetronome {
             }
         }
         if notices.pointee.serverGone.exchange(false, ordering: .acquiring) { serverWentAway() }
+        // Link's peer count takes its lock: counted here, read by the cycle as a figure.
+        if let link { shared.pointee.linkPeers.store(link.peers, ordering: .relaxed) }
         freeRetiredSounds()
         var due = reportInputOverflow(now: now)
         guard isConnected, let client, let context else {
@@ -155,6 +179,7 @@ public final class JackMetronome {
         if let due = snapshotDue, now >= due {
             snapshotDue = nil
             rememberConnections(client)
+            updateClickLatency(client)
             changes += 1
         }
         if !pending.isEmpty { connectPending(client) }
@@ -238,6 +263,10 @@ public final class JackMetronome {
             let c = UnsafeMutablePointer<ProcessContext>.allocate(capacity: 1)
             c.initialize(to: ProcessContext(engine: try makeEngine(sampleRate: rate), control: control, shared: shared,
                                             wakeup: wakeup.semaphore))
+            if let link, let settings = options.link {
+                c.pointee.link = LinkTimeline(link: link.audio, quantum: linkQuantum, sharesStartStop: settings.sharesStartStop)
+                c.pointee.engine.sourceOwnsTransport = true
+            }
             context = c
         }
         guard let context else { return }
@@ -409,6 +438,7 @@ public final class JackMetronome {
     /// align the clock with `--clock-offset` (JACK: `jack_port_get_latency_range`).
     private func reportLatency(_ client: JackClient) {
         guard let ports = context?.pointee.ports else { return }
+        updateClickLatency(client)
         for (port, handle) in [(TactusPort.click, ports.click), (.clock, ports.clock)] {
             let others = client.connections(of: handle)
             guard !others.isEmpty else {
@@ -424,6 +454,12 @@ public final class JackMetronome {
             }
             log("playback latency after \(port.rawValue): \(parts.joined(separator: ", "))")
         }
+    }
+
+    /// The `click` port's playback latency after a graph change (Link reads its beat there).
+    private func updateClickLatency(_ client: JackClient) {
+        guard let ours = client.playbackLatency(ofPortNamed: "\(clientName):\(TactusPort.click.rawValue)") else { return }
+        shared.pointee.clickLatency.store(ours.upperBound, ordering: .relaxed)
     }
 
     /// Says once a second at most that input was dropped; returns when a report held back is due.

@@ -29,6 +29,8 @@ public struct JackRunOptions: Sendable {
     public var clockStreamCapacity: Int?
     /// `mlockall` before activation (warns once when not permitted).
     public var lockMemory = true
+    /// `--link`: Ableton Link as the time source; nil without it.
+    public var link: LinkRunOptions?
 
     public init() {}
 
@@ -45,5 +47,18 @@ public struct JackRunOptions: Sendable {
     public func clockOffsetFrames(sampleRate: Int) throws(JackError) -> Int32 {
         try checkClockOffset()
         return Int32((clockOffsetMilliseconds * Double(sampleRate) / 1000).rounded())
+    }
+}
+
+/// `--link`, `--link-quantum N`, `--link-start-stop` (docs/DESIGN.md §11).
+public struct LinkRunOptions: Sendable, Equatable {
+    /// Link's quantum in beats; nil: the beats of a bar of the starting meter.
+    public var quantum: Int?
+    /// Share start and stop with the session's peers that share them too.
+    public var sharesStartStop = false
+
+    public init(quantum: Int? = nil, sharesStartStop: Bool = false) {
+        self.quantum = quantum
+        self.sharesStartStop = sharesStartStop
     }
 }

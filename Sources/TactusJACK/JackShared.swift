@@ -20,6 +20,17 @@ public struct JackShared: ~Copyable, @unchecked Sendable {
     public let controlInputReceived = Atomic<Int>(0)
     /// Cycles that posted the control thread's wake-up: those that received control input.
     public let wakeupsPosted = Atomic<Int>(0)
+    /// The `click` port's JACK playback latency (frames, the range's maximum):
+    /// how much later than its cycle a block is heard (Link's beat is read there).
+    public let clickLatency = Atomic<Int>(0)
+    /// With Link: the session's tempo (hundredths of a BPM) and the phase over
+    /// the quantum (millionths of a beat) where the last block is heard.
+    public let linkTempoHundredths = Atomic<Int>(0)
+    public let linkPhaseMillionths = Atomic<Int>(0)
+    /// The session's other peers, as the control thread last counted them.
+    public let linkPeers = Atomic<Int>(0)
+    /// `LinkTimeline.peerTempoChanges`: a new count is a tempo the session set.
+    public let linkPeerTempoChanges = Atomic<Int>(0)
     /// Clock events JACK had no room for in the `clock` port buffer.
     public let clockEventsLost = Atomic<Int>(0)
 

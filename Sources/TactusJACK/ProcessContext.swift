@@ -1,6 +1,7 @@
 import CJack
 import Synchronization
 import TactusCore
+import TactusLink
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -35,6 +36,8 @@ struct ProcessContext: ~Copyable {
     var parser = MIDIParser()
     /// Where the last rendered block ended, so a new server continues from there.
     var endFrame: Int64 = 0
+    /// Ableton Link as the time source (`--link`), nil without it.
+    var link: LinkTimeline?
     /// Whether this client's cycles sound yet (`SoundingGate`).
     let gate = SoundingGate()
     /// The control thread's `ControlWakeup`, posted in a cycle that received
@@ -96,7 +99,10 @@ enum ProcessCycle {
             _unsafePerformance {
                 shared.pointee.frameClock.publish(frame: start, microseconds: times.microseconds, microsecondsPerFrame: microsecondsPerFrame)
             }
-            render(context, frames: Int(frames), at: start, click: click, feedback: feedback)
+            // jack2's own times are CLOCK_MONOTONIC_RAW, Link's clock on Linux.
+            let host = Double(times.microseconds - context.pointee.rawClockOffset.microseconds)
+            render(context, frames: Int(frames), at: start, host: host, microsecondsPerFrame: microsecondsPerFrame,
+                   click: click, feedback: feedback)
             if let clockBuffer {
                 sendClock(context, into: clockBuffer, blockStart: start, frames: frames)
             }
@@ -108,12 +114,27 @@ enum ProcessCycle {
         }
     }
 
+    /// Renders the block; with Link, the commands first (their tempo and
+    /// start/stop go to the session), then the session's position for the block.
     @_noLocks @_noAllocation
-    static func render(_ context: UnsafeMutablePointer<ProcessContext>, frames: Int, at start: Int64,
-                       click: UnsafeMutablePointer<Float>?, feedback: UnsafeMutablePointer<Float>?) {
+    static func render(_ context: UnsafeMutablePointer<ProcessContext>, frames: Int, at start: Int64, host: Double,
+                       microsecondsPerFrame: Double, click: UnsafeMutablePointer<Float>?, feedback: UnsafeMutablePointer<Float>?) {
         _unsafePerformance {
+            var position: TimelinePosition?
+            if var link = context.pointee.link {
+                context.pointee.engine.applyCommands(blockStart: start, control: context.pointee.control.pointee)
+                position = link.position(frame: start, frames: frames, hostMicroseconds: host, microsecondsPerFrame: microsecondsPerFrame,
+                                         latencyFrames: context.pointee.shared.pointee.clickLatency.load(ordering: .relaxed),
+                                         pulsesPerBeat: context.pointee.engine.pulsesPerBeat,
+                                         alone: context.pointee.shared.pointee.linkPeers.load(ordering: .relaxed) == 0,
+                                         requests: context.pointee.engine.takeSourceRequests())
+                context.pointee.link = link
+                context.pointee.shared.pointee.linkPhaseMillionths.store(Int(link.phase * 1_000_000), ordering: .relaxed)
+                context.pointee.shared.pointee.linkTempoHundredths.store(Int(link.tempo * 100 + 0.5), ordering: .relaxed)
+                context.pointee.shared.pointee.linkPeerTempoChanges.store(link.peerTempoChanges, ordering: .releasing)
+            }
             context.pointee.engine.render(frames: frames, at: start, control: context.pointee.control.pointee,
-                                          click: click, feedback: feedback, events: &context.pointee.events)
+                                          click: click, feedback: feedback, events: &context.pointee.events, position: position)
         }
     }
 

@@ -34,6 +34,7 @@ enum MetronomeHarness {
         let tempoAt = args.values("--tempo-at").map(parseAt).sorted { $0.0 < $1.0 }
         let transportAt = args.values("--transport-at").map(parseTransport).sorted { $0.time < $1.time }
         let eventsPath = args.value("--events")
+        if args.flag("--link") { options.link = LinkRunOptions(sharesStartStop: args.flag("--link-start-stop")) }
         options.clickConnections = args.positionals
 
         let control = UnsafeMutablePointer<EngineControl>.allocate(capacity: 1)
@@ -101,6 +102,10 @@ enum MetronomeHarness {
         log.append("bar-changes \(control.pointee.status.barChanges.load(ordering: .relaxed)) tempo \(BPM(hundredths: control.pointee.status.tempoHundredths.load(ordering: .relaxed)))")
         log.append("clicks-played \(control.pointee.status.clicksPlayed.load(ordering: .relaxed)) clocks-sent \(control.pointee.status.clocksSent.load(ordering: .relaxed))")
         log.append("wakeups-posted \(metronome.shared.pointee.wakeupsPosted.load(ordering: .relaxed))")
+        if let link = metronome.link {
+            let counts = link.callbackCounts
+            log.append("link peers \(link.peers) tempo-callbacks \(counts.tempo) peer-tempo-changes \(metronome.shared.pointee.linkPeerTempoChanges.load(ordering: .relaxed))")
+        }
         log.append("clock-events-lost \(metronome.shared.pointee.clockEventsLost.load(ordering: .relaxed))")
         if let eventsPath { writeFile(eventsPath, log.joined(separator: "\n") + "\n") }
         return status

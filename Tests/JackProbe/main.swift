@@ -24,6 +24,8 @@ usage: tactus-jack-probe MODE [options]
   transport master [-s SERVER] [--segments START_BEAT:BPM:BEATS_PER_BAR,..] [--seconds S]
            (timebase master: BBT from the transport frame, rolling from frame 0)
   cycles   --out FILE [-s SERVER] [--seconds S]   (jack_get_cycle_times of every cycle)
+  link-walker [--seconds S] [--every MS] [--tempi BPM,BPM..]   (a Link peer, no JACK: commits
+           the next tempo every MS ms, from its application thread; run it in a private netns)
   stall    --to PORT [-s SERVER] [--every SECONDS] [--milliseconds MS] [--count N]
            (xruns on purpose; prints `stall MONOTONIC_US DURATION_US` after each)
 """
@@ -38,6 +40,7 @@ case "metronome": exit(MetronomeHarness.main(&rest))
 case "allocate": exit(Allocator.main(&rest))
 case "transport": exit(Transport.main(&rest))
 case "stall": exit(Staller.main(&rest))
+case "link-walker": exit(LinkWalker.main(&rest))
 case "cycles": exit(CycleTimes.main(&rest))
 default: fail(usage)
 }

@@ -29,6 +29,7 @@ struct CommandLineErrorTests {
         (["--frobnicate"], "tactus: unknown option '--frobnicate' (tactus --help lists them)"),
         (["--mute=yes"], "tactus: --mute takes no value"),
         (["-n", ""], "tactus: -n '' is not valid: a JACK client name of 1 to 63 bytes"),
+        (["--link-quantum", "0"], "tactus: --link-quantum '0' is not valid: a number of beats from 1 to 64"),
     ]
 
     @Test("Each bad value: one line naming the option and what is allowed", arguments: cases)

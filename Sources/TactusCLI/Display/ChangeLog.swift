@@ -24,7 +24,7 @@ import TactusCore
 ///
 /// Line words, in the order they come within one moment: `jack connected …`,
 /// `jack lost …`, `jack rate …`, `jack period …`, `connected …`, `disconnected …`,
-/// `preset …`, `pending …`, `meter …`, `tempo …`, `running`, `stopped`, `muted`, `unmuted`,
+/// `preset …`, `pending …`, `meter …`, `tempo …` (`… (Link)`: a peer's), `link peers N`, `running`, `stopped`, `muted`, `unmuted`,
 /// `clock offset …`, `xruns N (+K)`, `section …`, `trainer …`, `gap on|off`, `message …`.
 public struct ChangeLog: Sendable {
     private var previous: DisplayModel?
@@ -79,9 +79,10 @@ public struct ChangeLog: Sendable {
         }
         let holding = m.pressure.key == .up || m.pressure.key == .down
         if !holding && m.tempo != loggedTempo {
-            out.append("tempo \(m.tempo) BPM")
+            out.append("tempo \(m.tempo) BPM" + (m.link?.tempoFromPeer == true ? " (Link)" : ""))
             loggedTempo = m.tempo
         }
+        if let link = m.link, link.peers != old?.link?.peers { out.append("link peers \(link.peers)") }
         // Stopped is where every run begins: only a start is news at first.
         if old?.running != m.running, old != nil || m.running { out.append(m.running ? "running" : "stopped") }
         if old?.muted != m.muted, old != nil || m.muted { out.append(m.muted ? "muted" : "unmuted") }

@@ -41,6 +41,8 @@ public struct DisplayModel: Hashable, Sendable {
     public var controllerHeard: Bool
     /// The beat (from 0) whose accent `a` edits; nil: no cursor shown.
     public var beatCursor: Int?
+    /// The Link session, with `--link`; nil without it.
+    public var link: LinkSessionView?
 
     public init(tempo: BPM, meter: Meter = .fourFour, accents: AccentPattern? = nil, running: Bool = false, muted: Bool = false,
                 bar: Int = 0, beat: Int = 0, beatAccent: Accent = .accent, pressure: PressureStatus? = nil,

@@ -90,6 +90,7 @@ public struct ScreenRenderer: Sendable {
             presetRow(m),
             jackRow(m),
         ]
+        if let link = m.link { rows.append(Row(.medium, [label("Link"), Span(text: link.text)])) }
         rows += midiRows(m)
         rows.append(Row(.low, [label("clock"), Span(text: "offset " + Format.signedMilliseconds(m.clockOffsetMilliseconds))]))
         rows.append(.blank)

@@ -92,6 +92,12 @@ public final class ControlLoop<Clock: ControlClock>: @unchecked Sendable {
         if alreadySent { tempoUnsent = false } else { send(tempo) }
     }
 
+    /// A tempo another owner set (a Link peer): the controller goes on from it,
+    /// and nothing is sent, since the engine's source already plays it.
+    public func adopt(_ tempo: BPM) {
+        controller.setTempo(tempo)
+    }
+
     private func send(_ tempo: BPM) {
         tempoUnsent = !engine.pointee.commands.push(.setTempo(tempo))
     }

@@ -21,6 +21,8 @@ public struct Preset: Hashable, Sendable {
     public var program: UInt7?
     /// Count-in, trainers and tempo map (`PresetPractice`), applied at start.
     public var practice = PresetPractice()
+    /// Join the Ableton Link session at start, as `--link` (docs/DESIGN.md §11).
+    public var link = false
 
     public init(name: String, tempo: BPM, bar: BarSettings = BarSettings(), sounds: PresetSounds = PresetSounds(),
                 pressure: PressureConfiguration = PressureConfiguration(), clock: ClockOptions = ClockOptions(), program: UInt7? = nil) {

@@ -23,6 +23,7 @@ enum PresetSchema {
             .object("sounds", \.preset.sounds, sounds),
             .object("clock", \.preset.clock, clock),
             .object("pressure", \.preset.pressure, PressureSchema.pressure),
+            .value("link", \.preset.link, .flag),
         ] + practiceFields, rules: practiceRules + [
             PresetRule(key: "swing") { draft in
                 let bar = draft.preset.bar

@@ -43,6 +43,10 @@ public struct Engine: ~Copyable {
     var practice = PracticeState()
     /// A time source's bar line given this block, placed once its position is known (`EngineBarAnchor.swift`).
     var barAnchor: BarAnchor?
+    /// Set when a time source owns the tempo and the transport (Link): the
+    /// player's tempo and start/stop become `sourceRequests` (`TimeSourceRequests.swift`).
+    public var sourceOwnsTransport = false
+    var sourceRequests = TimeSourceRequests()
 
     public init(configuration c: EngineConfiguration, sounds: SoundSet) {
         sampleRate = c.sampleRate
@@ -102,10 +106,8 @@ public struct Engine: ~Copyable {
         if let feedback { for i in 0..<frames { feedback[i] = 0 } }
         let end = start + Int64(frames)
 
-        while let command = control.commands.pop() {
-            apply(command, blockStart: start, control: control)
-        }
-        if let position { follow(position, blockStart: start, control: control) } else { stopFollowing() }
+        applyCommands(blockStart: start, control: control)
+        if let position { follow(position, blockStart: start, frames: frames, control: control) } else { stopFollowing() }
         if let anchor = barAnchor {
             barAnchor = nil
             resolve(anchor, status: control.status, retired: control.retiredSounds)

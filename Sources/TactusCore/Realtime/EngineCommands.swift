@@ -3,6 +3,19 @@
 extension Engine {
     mutating func apply(_ command: EngineCommand, blockStart: Int64, control: borrowing EngineControl) {
         nextPoint = nil
+        if sourceOwnsTransport {
+            switch command {
+            case .start, .continue: sourceRequests.running = true; return
+            case .stop: sourceRequests.running = false; return
+            case .setTempo(let tempo): sourceRequests.tempo = tempo; return
+            case .changeBar(let settings, let tempo?, let point, let sounds, let gains):
+                // The tempo goes to the source; the bar still lands on its bar line.
+                sourceRequests.tempo = tempo
+                apply(.changeBar(settings, tempo: nil, at: point, sounds: sounds, gains: gains), blockStart: blockStart, control: control)
+                return
+            default: break
+            }
+        }
         switch command {
         case .start:
             beginRolling(at: blockStart)

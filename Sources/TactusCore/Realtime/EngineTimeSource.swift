@@ -29,7 +29,7 @@ extension Engine {
     /// a jump goes through the transport's rules: Start at song position 0 (or
     /// Song Position and Continue on the next 16th), Stop and Song Position when
     /// time stands still, Stop/Song Position/Continue for a locate.
-    mutating func follow(_ position: TimelinePosition, blockStart: Int64, control: borrowing EngineControl) {
+    mutating func follow(_ position: TimelinePosition, blockStart: Int64, frames: Int, control: borrowing EngineControl) {
         nextPoint = nil
         guard position.rolling, position.framesPerPulse > 0, position.framesPerPulse.isFinite else {
             if song.running || agenda.entry(.transport) != nil { stop(at: blockStart, control: control) }
@@ -46,8 +46,12 @@ extension Engine {
         if starting || jumped {
             if !rolling { rolling = true }
             cursor = nextClock
-            // Within a frame of song position 0 is Start; elsewhere the next 16th.
-            let atZero = abs(position.songPulse) * position.framesPerPulse < 1
+            // Within a frame of song position 0 is Start, and so is song position 0
+            // still ahead inside this block (Link's start on a bar line: the block's
+            // first frame is before it, and Start sounds on its own frame); elsewhere
+            // the next 16th.
+            let fromZero = position.songPulse * position.framesPerPulse
+            let atZero = fromZero < 1 && fromZero > -Double(frames)
             let resume = atZero ? 0 : roundUp(ceilToInt64(position.songPulse), toMultipleOf: Grid.pulsesPerMIDIBeat)
             followBase = cursor - resume
             if atZero && starting {

@@ -92,7 +92,7 @@ struct PresetFormatTests {
         let text = Preset(name: "Defaults", tempo: BPM(120)).encoded()
         let json = try JSONReader.parse(Array(text.utf8))
         guard case .object(let members) = json else { Issue.record("not an object"); return }
-        #expect(members.map(\.key) == ["format", "name", "tempo", "meter", "accents", "subdivision", "sounds", "clock", "pressure"])
+        #expect(members.map(\.key) == ["format", "name", "tempo", "meter", "accents", "subdivision", "sounds", "clock", "pressure", "link"])
         #expect(text.hasPrefix("{\n  \"format\": 1,\n  \"name\": \"Defaults\",\n  \"tempo\": 120,\n  \"meter\": \"4/4\",\n  \"accents\": \"Xxxx\",\n  \"subdivision\": \"none\",\n  \"sounds\": {\n    \"accent\": {\n      \"sample\": \"builtin\",\n      \"gain\": 1\n    },"))
         #expect(text.contains("\"strongRelease\": 0.665,"))
         #expect(text.contains("\"channel\": \"omni\","))

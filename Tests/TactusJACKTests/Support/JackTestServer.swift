@@ -15,14 +15,17 @@ final class JackTestServer {
 
     /// Synchronous mode (`-S`): the server waits for every client each cycle.
     let synchronous: Bool
+    /// The private network namespace jackd runs in (the Link tests), if any.
+    let network: PrivateNetwork?
 
     /// `synchronous` by default: on a shared two-core machine an asynchronous
     /// server skips a late client's cycle now and then, and the timing tests
     /// are about Tactus, not the machine (the xrun test runs asynchronous on purpose).
-    init(sampleRate: Int = 48000, period: Int = 256, synchronous: Bool = true, name: String? = nil) throws {
+    init(sampleRate: Int = 48000, period: Int = 256, synchronous: Bool = true, name: String? = nil, network: PrivateNetwork? = nil) throws {
         self.sampleRate = sampleRate
         self.period = period
         self.synchronous = synchronous
+        self.network = network
         self.name = name ?? "tactus-test-\(getpid())-\(JackTestServer.counter.next())"
         logURL = TestFiles.directory.appendingPathComponent("\(self.name).jackd.log")
         try start()
@@ -34,7 +37,9 @@ final class JackTestServer {
     /// and waits until a client can open.
     func start(sampleRate rate: Int? = nil) throws {
         if let rate { sampleRate = rate }
-        process = try TestProcess.launch("/usr/bin/jackd", ["-n", name] + (synchronous ? ["-S"] : []) + ["-d", "dummy", "-r", "\(sampleRate)", "-p", "\(period)"], output: logURL)
+        let arguments = ["-n", name] + (synchronous ? ["-S"] : []) + ["-d", "dummy", "-r", "\(sampleRate)", "-p", "\(period)"]
+        process = try network.map { try $0.launch("/usr/bin/jackd", arguments, output: logURL) }
+            ?? TestProcess.launch("/usr/bin/jackd", arguments, output: logURL)
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
             if let client = try? JackClient(name: "probe", server: name) {
