@@ -12,6 +12,7 @@ public struct OptionSpec: Sendable {
         case pressure = "Pressure control (a key on your controller, pressed harder, changes the tempo)"
         case presets = "Presets"
         case alsa = "ALSA sequencer"
+        case remote = "Remote control (OSC)"
         case display = "Display"
         case render = "Render"
         case general = "General"
@@ -75,7 +76,7 @@ extension Set where Element == Options.Command {
 
 /// The table of every option: the one place an option is declared.
 public enum OptionTable {
-    public static let all: [OptionSpec] = tempo + jack + clock + pressure + presets + alsa + practice + display + render + general
+    public static let all: [OptionSpec] = tempo + jack + clock + pressure + presets + alsa + remote + practice + display + render + general
 
     /// The options `command` takes, in table order.
     public static func options(of command: Options.Command) -> [OptionSpec] {

@@ -1,0 +1,19 @@
+import TactusCore
+
+/// The OSC server's options (README "OSC", docs/DESIGN.md §11).
+extension OptionTable {
+    static let remote: [OptionSpec] = {
+        let portAllowed = "a UDP port from 1 to 65535"
+        let hostAllowed = "an IPv4 address: 127.0.0.1 (this computer only, the default), a local interface's address, or 0.0.0.0 for every interface"
+        return [
+            value("--osc", nil, "PORT", [.run], .remote, "listen for OSC remote control on this UDP port (off by default)", portAllowed) { o, v, n throws(OptionError) in
+                o.oscPort = UInt16(try integer(v, n, in: 1...65_535, portAllowed))
+            },
+            value("--osc-host", nil, "ADDRESS", [.run], .remote, "the address the OSC server listens on (default 127.0.0.1: this computer only)",
+                  hostAllowed) { o, v, n throws(OptionError) in
+                guard RemotePeer.address(v) != nil else { throw bad(n, v, hostAllowed) }
+                o.oscHost = v
+            },
+        ]
+    }()
+}
