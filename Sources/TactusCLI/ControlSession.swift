@@ -59,6 +59,8 @@ public final class ControlSession<Clock: ControlClock> {
     var tapTempo = TapTempo()
     /// Called for a preset that was switched to (samples to load: not the engine's job).
     public var presetSwitched: (PresetEntry) -> Void = { _ in }
+    /// The run's count-in (`--count-in`, a preset's `countIn`), for the `countIn` action to say.
+    public var countIn: CountIn?
     /// Called when a tempo should be kept as the last tempo (a hold ended, a key, a tap).
     public var saveLastTempo: (BPM) -> Void = { _ in }
 
@@ -238,6 +240,8 @@ public final class ControlSession<Clock: ControlClock> {
             saveLastTempo(tempo)
         case .message(let text):
             say(text)
+        case .action(let action, let time, let trigger):
+            perform(action, at: time.microseconds, trigger: trigger)
         case .cue, .status:
             break
         }

@@ -12,7 +12,7 @@ public struct OptionSpec: Sendable {
         case pressure = "Pressure control (a key on your controller, pressed harder, changes the tempo)"
         case presets = "Presets"
         case alsa = "ALSA sequencer"
-        case remote = "Remote control (OSC)"
+        case remote = "Remote control (OSC, buttons and pedals)"
         case display = "Display"
         case render = "Render"
         case general = "General"

@@ -152,6 +152,8 @@ public enum RunCommand {
                                      clockOffsetMilliseconds: options.clock.offsetMilliseconds, presets: switcher,
                                      isSetlist: options.setlist != nil, gains: jack.engine.gains)
         session.savePreset = { UserPresetFile.save($0, environment: environment) }
+        session.countIn = jack.engine.countIn
+        if let controller { session.loop.actions = ActionMap(controller.actions) }
         return session
     }
 
