@@ -61,6 +61,16 @@ extension ControlSession {
             guard presets?.library.entries.isEmpty == false else { return RemoteCommandError("there are no presets to switch to") }
             switchPreset(by: command == .nextPreset ? 1 : -1)
             if let name = presets?.current?.preset.name { say("preset \(name) (\(source))") }
+        case .practice(let change):
+            var sent = change
+            // `--count-in-clock` stays as the command line set it.
+            if case .countIn(var countIn?) = change {
+                countIn.sendsClock = self.countIn?.sendsClock ?? false
+                sent = .countIn(countIn)
+            }
+            guard engine.pointee.commands.push(.setPractice(sent)) else { return busy }
+            if case .countIn(let countIn) = sent { self.countIn = countIn }
+            say("\(Self.describe(sent)) (\(source))")
         case .query, .register, .unregister, .ping:
             // The remote control's own business (`RemoteControl`): nothing changes here.
             break
@@ -104,6 +114,17 @@ extension ControlSession {
             return RemoteCommandError("preset refused, nothing changed: \(error.messages.first ?? "\(error)")")
         case .ignored(let reason):
             return RemoteCommandError(reason)
+        }
+    }
+
+    private static func describe(_ change: PracticeChange) -> String {
+        switch change {
+        case .countIn(nil): "no count-in from the next start"
+        case .countIn(let c?): "count-in \(c.bars == 0 ? "two beats" : "\(c.bars) bar\(c.bars == 1 ? "" : "s")") from the next start"
+        case .trainer(nil): "speed trainer off"
+        case .trainer(let t?): "speed trainer \(t.from)-\(t.to) BPM every \(t.bars) bars from the next start"
+        case .gap(nil): "gap trainer off"
+        case .gap(let g?): "gap trainer \(g.play) bars heard, \(g.mute) silent"
         }
     }
 

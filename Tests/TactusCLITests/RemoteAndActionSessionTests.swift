@@ -76,6 +76,18 @@ struct RemoteAndActionSessionTests {
         #expect(bare.session.perform(.nextPreset, at: 0, from: osc) == RemoteCommandError("there are no presets to switch to"))
     }
 
+    @Test func practiceToolsGoToTheEngineAndTheCountInKeepsItsClockOption() {
+        let h = SessionHarness(tempo: 120)
+        h.session.countIn = CountIn(bars: 1, sendsClock: true)
+        _ = h.commands()
+        #expect(h.session.perform(.practice(.countIn(CountIn(bars: 2))), at: 0, from: osc) == nil)
+        #expect(h.session.perform(.practice(.gap(GapTrainer(play: 3, mute: 1))), at: 0, from: osc) == nil)
+        #expect(h.session.message == "gap trainer 3 bars heard, 1 silent (OSC 127.0.0.1)")
+        let sent = h.commands().compactMap { if case .setPractice(let c) = $0 { c } else { nil } }
+        #expect(sent == [.countIn(CountIn(bars: 2, sendsClock: true)), .gap(GapTrainer(play: 3, mute: 1))])
+        #expect(h.session.countIn == CountIn(bars: 2, sendsClock: true))
+    }
+
     @Test func remoteTapsAreTimedByTheirArrival() {
         let h = SessionHarness(tempo: 100)
         for at in [1.0, 1.6, 2.2] { _ = h.session.perform(.tap, at: ControlTime.seconds(at).microseconds, from: osc) }

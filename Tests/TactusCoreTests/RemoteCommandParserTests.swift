@@ -75,6 +75,18 @@ struct RemoteCommandParserTests {
         #expect(try parse("/tactus/ping").get() == .ping)
     }
 
+    @Test func practiceToolsAreParsedAsTheirOptionsAre() throws {
+        #expect(try parse("/tactus/countin", [.int32(2)]).get() == .practice(.countIn(CountIn(bars: 2))))
+        #expect(try parse("/tactus/countin", [.int32(-1)]).get() == .practice(.countIn(nil)))
+        #expect(reason("/tactus/countin", [.int32(17)]) == "17 is out of range: count-in bars, -1 for none (0: two beats), -1 to 16")
+        #expect(try parse("/tactus/trainer", [.string("80-120/10:2")]).get() == .practice(.trainer(SpeedTrainer(from: BPM(80), to: BPM(120), bars: 10, stepHundredths: 200))))
+        #expect(try parse("/tactus/trainer", [.string("off")]).get() == .practice(.trainer(nil)))
+        #expect(reason("/tactus/trainer", [.string("fast")])?.hasPrefix("'fast' is not a speed trainer: FROM-TO/BARS[:STEP]") == true)
+        #expect(try parse("/tactus/gap", [.string("3/1")]).get() == .practice(.gap(GapTrainer(play: 3, mute: 1))))
+        #expect(try parse("/tactus/gap", [.string("off")]).get() == .practice(.gap(nil)))
+        #expect(reason("/tactus/gap", [.string("3")]) == "'3' is not a gap trainer: PLAY/MUTE: bars heard, then bars silent, each from 1 to 1000 (e.g. 3/1), or off")
+    }
+
     @Test func anUnknownPathOrTagIsRefusedByName() throws {
         #expect(reason("/tactus/bogus")?.hasPrefix("unknown path: the paths are start, stop, continue, locate, tempo,") == true)
         #expect(reason("/other/tempo", [.float(96)]) == "unknown path: Tactus answers under /tactus/")

@@ -153,6 +153,30 @@ extension JACKServerTests {
             #expect(transport == [0xFA, 0xFC, 0xFB, 0xFC, 0xFB, 0xFC], "start, locate (stop, continue), stop, continue, the last stop")
         }
 
+        /// `/tactus/countin i:1` while stopped: the next Start counts in one bar, and MIDI
+        /// Start (0xFA) goes out on the downbeat after it, 4 beats of 24 000 frames after the first click.
+        @Test func countInByOSCIsHeardAtTheNextStart() throws {
+            let server = try JackTestServer()
+            defer { server.stop() }
+            let recording = TestFiles.file("\(server.name).countin.recording")
+            let recorder = try Launch.recorder(server: server.name, out: recording)
+            defer { _ = Launch.stop(recorder) }
+            let run = try Self.launch(server, "osc-countin", ["--start-stopped", "--connect-clock", "rec:midi_1", "rec:audio_1"])
+            defer { if run.process.isRunning { kill(run.process.processIdentifier, SIGKILL) } }
+            try LibloTools.send(run.port, "/tactus/countin", "i", "1")
+            #expect(Launch.waitFor(run.log, containing: "message count-in 1 bar from the next start (OSC 127.0.0.1)"), "\(Launch.text(run.log))")
+            try LibloTools.send(run.port, "/tactus/start")
+            Thread.sleep(forTimeInterval: 3)
+            #expect(Launch.stop(run.process) == 0)
+            Thread.sleep(forTimeInterval: 0.2)
+            _ = Launch.stop(recorder)
+            let rec = try Recording(contentsOf: recording)
+            let start = try #require(rec.midi(port: 1).first { $0.bytes == [0xFA] })
+            let firstClick = try #require(rec.clicks(port: 1).first)
+            print("OSC count-in: first click at \(firstClick), MIDI Start at \(start.frame)")
+            #expect(start.frame - firstClick == 96_000)
+        }
+
         @Test func tenThousandMalformedPacketsChangeNothingAndTheServerListensOnLoopbackOnly() throws {
             let server = try JackTestServer()
             defer { server.stop() }

@@ -24,6 +24,8 @@ public enum RemoteCommand: Sendable, Hashable, BitwiseCopyable {
     case presetProgram(UInt7)
     case nextPreset
     case previousPreset
+    /// A practice tool from the next Start (count-in, trainer) or bar (gap); nil: off.
+    case practice(PracticeChange)
     /// The whole state, to `replyTo` (nil: to the sender).
     case query(replyTo: RemotePeer?)
     /// Change notifications to this address, at most 30 a second.

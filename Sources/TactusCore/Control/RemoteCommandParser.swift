@@ -11,7 +11,7 @@ public enum RemoteCommandParser {
         ("start", ""), ("stop", ""), ("continue", ""), ("locate", "i"),
         ("tempo", "f"), ("nudge", "f"), ("tap", ""),
         ("meter", "ii"), ("accents", "s"), ("subdivision", "s"), ("gain", "f"), ("mute", "i"),
-        ("preset", "s|i"), ("next", ""), ("previous", ""),
+        ("preset", "s|i"), ("next", ""), ("previous", ""), ("countin", "i"), ("trainer", "s"), ("gap", "s"),
         ("query", "[s]"), ("register", "s"), ("unregister", "s"), ("ping", ""),
     ].map { ("/tactus/" + $0.0, $0.1) }
 
@@ -81,6 +81,25 @@ public enum RemoteCommandParser {
             return .presetProgram(UInt7(Int(try whole(a, "a program number", 0...127)))!)
         case "next": try none(a); return .nextPreset
         case "previous": try none(a); return .previousPreset
+        case "countin":
+            let bars = try whole(a, "count-in bars, -1 for none (0: two beats)", -1...16)
+            return .practice(.countIn(bars < 0 ? nil : CountIn(bars: Int(bars))))
+        case "trainer":
+            let text = try string(a, "a speed trainer FROM-TO/BARS[:STEP], or off")
+            if text == "off" { return .practice(.trainer(nil)) }
+            do throws(PracticeSyntaxError) {
+                return .practice(.trainer(try SpeedTrainer(parsing: text)))
+            } catch {
+                throw RemoteCommandError("'\(excerpt(text))' is not a speed trainer: \(error.problem ?? SpeedTrainer.allowed), or off")
+            }
+        case "gap":
+            let text = try string(a, "a gap trainer PLAY/MUTE, or off")
+            if text == "off" { return .practice(.gap(nil)) }
+            var gap = GapTrainer()
+            do throws(PracticeSyntaxError) { try gap.parse(text) } catch {
+                throw RemoteCommandError("'\(excerpt(text))' is not a gap trainer: \(GapTrainer.allowed), or off")
+            }
+            return .practice(.gap(gap))
         case "query":
             if a.isEmpty { return .query(replyTo: nil) }
             return .query(replyTo: try peer(a))
