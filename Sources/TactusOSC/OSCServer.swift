@@ -30,9 +30,7 @@ public final class OSCServer: @unchecked Sendable {
     public let unreadable = Atomic<Int>(0)
     private let socket: Int32
     private let wakeup: ControlWakeup?
-    private let stopRequested = Atomic<Bool>(false)
-    private var stopPipe: [Int32] = [-1, -1]
-    private var thread: pthread_t?
+    private let thread = PollingThread()
     private let clock = MonotonicClock()
 
     /// Binds `host:port` (host: a dotted IPv4 address, or `localhost`).
@@ -60,38 +58,22 @@ public final class OSCServer: @unchecked Sendable {
         self.wakeup = wakeup
         requests = .allocate(capacity: 1)
         requests.initialize(to: SPSCRing(capacity: capacity))
-        if pipe(&stopPipe) != 0 { stopPipe = [-1, -1] }
     }
 
     deinit {
         stop()
         close(socket)
-        for fd in stopPipe where fd >= 0 { close(fd) }
         requests.deinitialize(count: 1)
         requests.deallocate()
     }
 
     public func start() {
-        guard thread == nil else { return }
-        let box = Unmanaged.passRetained(self)
-        var handle = pthread_t()
-        var attributes = ThreadStack.attributes()
-        let started = pthread_create(&handle, &attributes, { argument in
-            let server = Unmanaged<OSCServer>.fromOpaque(argument!).takeRetainedValue()
-            server.run()
-            return nil
-        }, box.toOpaque())
-        if started == 0 { thread = handle } else { box.release() }
+        thread.start { [self] in run() }
     }
 
     /// Stops and joins the thread.
     public func stop() {
-        guard let thread else { return }
-        stopRequested.store(true, ordering: .releasing)
-        var byte: UInt8 = 0
-        if stopPipe[1] >= 0 { _ = write(stopPipe[1], &byte, 1) }
-        pthread_join(thread, nil)
-        self.thread = nil
+        thread.stop()
     }
 
     /// Sends one message to `peer` from the server's socket (so a client sees
@@ -122,14 +104,15 @@ public final class OSCServer: @unchecked Sendable {
         // The largest UDP payload over IPv4: any datagram fits whole.
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 8)
         defer { buffer.deallocate() }
-        while !stopRequested.load(ordering: .acquiring) {
+        let stop = thread.stopDescriptor
+        while !thread.stopRequested {
             var descriptors = [pollfd(fd: socket, events: Int16(POLLIN), revents: 0),
-                               pollfd(fd: stopPipe[0], events: Int16(POLLIN), revents: 0)]
-            let ready = poll(&descriptors, stopPipe[0] >= 0 ? 2 : 1, stopPipe[0] >= 0 ? -1 : 50)
+                               pollfd(fd: stop, events: Int16(POLLIN), revents: 0)]
+            let ready = poll(&descriptors, stop >= 0 ? 2 : 1, stop >= 0 ? -1 : 50)
             if ready <= 0 { continue }
             var handed = 0
             // Everything waiting, then one post: a flood costs the control thread one round.
-            while !stopRequested.load(ordering: .relaxed) {
+            while !thread.stopRequested {
                 var from = sockaddr_in()
                 var length = socklen_t(MemoryLayout<sockaddr_in>.size)
                 let count = withUnsafeMutablePointer(to: &from) { address in
