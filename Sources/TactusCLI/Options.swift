@@ -97,6 +97,8 @@ public struct Options: Sendable {
     public var oscPort: UInt16?
     /// `--osc-host ADDRESS`: the address it listens on.
     public var oscHost = "127.0.0.1"
+    /// `--osc-host` was written (it means nothing without `--osc`).
+    public var oscHostGiven = false
     /// `tactus learn --action ACTION`: learn a button or pedal for it.
     public var learnAction: ControlAction?
 

@@ -14,6 +14,7 @@ extension OptionTable {
                   hostAllowed) { o, v, n throws(OptionError) in
                 guard RemotePeer.address(v) != nil else { throw bad(n, v, hostAllowed) }
                 o.oscHost = v
+                o.oscHostGiven = true
             },
             value("--action", nil, "ACTION", [.learn], .remote, "learn a button or pedal for this action instead of the control keys",
                   "one of \(actions)", choices: ControlAction.allCases.map(\.rawValue)) { o, v, n throws(OptionError) in
@@ -22,4 +23,13 @@ extension OptionTable {
             },
         ]
     }()
+}
+
+extension Options {
+    /// `--osc-host` alone would look like an open port that is not there.
+    func checkRemote() throws(OptionError) {
+        if oscHostGiven && oscPort == nil {
+            throw OptionError("tactus: --osc-host needs --osc PORT: the OSC server is off without a port")
+        }
+    }
 }

@@ -151,3 +151,19 @@ struct ControllerActionsFileTests {
         #expect(saved.actions == [ActionBinding(.controlChange(UInt7(64)!), .tap, invert: true), ActionBinding(.note(UInt7(48)!), .startStop)])
     }
 }
+
+@Suite("OSC options: a port, an IPv4 address to listen on, nothing without a port")
+struct RemoteOptionsTests {
+    @Test func theServerListensOnLoopbackUnlessAnAddressIsGiven() throws {
+        let plain = try OptionParser.parse(["run", "--osc", "9000"])
+        #expect(plain.oscPort == 9000)
+        #expect(plain.oscHost == "127.0.0.1")
+        #expect(try OptionParser.parse(["run", "--osc", "9000", "--osc-host", "0.0.0.0"]).oscHost == "0.0.0.0")
+        #expect(throws: OptionError("tactus: --osc '0' is not valid: a UDP port from 1 to 65535")) { try OptionParser.parse(["run", "--osc", "0"]) }
+        #expect(throws: OptionError.self) { try OptionParser.parse(["run", "--osc", "9000", "--osc-host", "stage.local"]) }
+        #expect(throws: OptionError("tactus: --osc-host needs --osc PORT: the OSC server is off without a port")) {
+            try OptionParser.parse(["run", "--osc-host", "0.0.0.0"]).checkRemote()
+        }
+        #expect(throws: OptionError.self) { try OptionParser.parse(["render", "x.wav", "--osc", "9000"]) }
+    }
+}
