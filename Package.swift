@@ -16,6 +16,7 @@ let package = Package(
         .systemLibrary(name: "CJack", pkgConfig: "jack", providers: [.apt(["libjack-jackd2-dev"])]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+        .systemLibrary(name: "CLiblo", pkgConfig: "liblo", providers: [.apt(["liblo-dev"])]),
         // Static inline wrappers for what Swift cannot import (variadic functions, macros),
         // one target per library, so the ALSA side never compiles against JACK's headers.
         .target(name: "CJackShims", dependencies: ["CJack"]),
@@ -30,8 +31,11 @@ let package = Package(
         .target(name: "TactusCore", swiftSettings: [.define("REALTIME_CHECKS", .when(configuration: .release))]),
         // The ALSA sequencer client: clock scheduler, controller input, port discovery.
         .target(name: "TactusALSA", dependencies: ["TactusCore", "CALSA", "CALSAShims"]),
+        // The OSC server: a UDP socket and thread of its own, liblo's encoding and decoding,
+        // typed commands to the control thread through a ring.
+        .target(name: "TactusOSC", dependencies: ["TactusCore", "CLiblo"]),
         // The command line: options, subcommands, wiring of the layers below.
-        .target(name: "TactusCLI", dependencies: ["TactusCore", "TactusALSA", "TactusJACK", "CSndfile", "CTerminal"]),
+        .target(name: "TactusCLI", dependencies: ["TactusCore", "TactusALSA", "TactusJACK", "TactusOSC", "CSndfile", "CTerminal"]),
         .executableTarget(name: "tactus", dependencies: ["TactusCLI"]),
         // The JACK client: process callback, ports, reconnection, the port listing.
         .target(name: "TactusJACK", dependencies: ["TactusCore", "TactusLink", "CJack", "CJackShims"]),

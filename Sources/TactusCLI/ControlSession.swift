@@ -19,8 +19,8 @@ import Glibc
 /// in virtual time with a `VirtualClock`.
 public final class ControlSession<Clock: ControlClock> {
     public let loop: ControlLoop<Clock>
-    private let engine: UnsafeMutablePointer<EngineControl>
-    public private(set) var presets: PresetSwitcher?
+    let engine: UnsafeMutablePointer<EngineControl>
+    public internal(set) var presets: PresetSwitcher?
     public let isSetlist: Bool
     /// The bar last asked of the engine (start, a preset, a beats key).
     public private(set) var bar: BarSettings
@@ -34,7 +34,7 @@ public final class ControlSession<Clock: ControlClock> {
     /// any tempo asked for meanwhile into the pending change, so this is what
     /// plays until its bar line.
     private var previousTempo: BPM
-    public private(set) var muted: Bool
+    public internal(set) var muted: Bool
     public private(set) var clockOffsetMilliseconds: Double
     /// The last thing said to the player; gone after `messageSeconds`, at the
     /// next key or the next preset, so an old warning does not read as news.
@@ -57,12 +57,14 @@ public final class ControlSession<Clock: ControlClock> {
     /// Writes a user preset (the caller's I/O); returns what to say: where it went, or why not.
     public var savePreset: (Preset) -> String = { _ in "cannot save presets in this mode" }
     /// The gains the engine plays with; `+` `-` move the master by 1 dB.
-    public private(set) var gains: SoundGains
+    public internal(set) var gains: SoundGains
     /// `q` or Ctrl-C was pressed.
     public private(set) var quitRequested = false
-    private var tapTempo = TapTempo()
+    var tapTempo = TapTempo()
     /// Called for a preset that was switched to (samples to load: not the engine's job).
     public var presetSwitched: (PresetEntry) -> Void = { _ in }
+    /// The run's count-in (`--count-in`, a preset's `countIn`), for the `countIn` action to say.
+    public var countIn: CountIn?
     /// Called when a tempo should be kept as the last tempo (a hold ended, a key, a tap).
     public var saveLastTempo: (BPM) -> Void = { _ in }
 
@@ -234,7 +236,7 @@ public final class ControlSession<Clock: ControlClock> {
         say(savePreset(preset))
     }
 
-    private func switchPreset(by step: Int) {
+    func switchPreset(by step: Int) {
         guard var switcher = presets else { return say("no presets: put preset files in ~/.config/tactus/presets or use --preset") }
         let count = switcher.library.entries.count
         guard count > 0 else { return say("there are no presets to switch to") }
@@ -270,12 +272,14 @@ public final class ControlSession<Clock: ControlClock> {
             saveLastTempo(tempo)
         case .message(let text):
             say(text)
+        case .action(let action, let time, let trigger):
+            perform(action, at: time.microseconds, trigger: trigger)
         case .cue, .status:
             break
         }
     }
 
-    private func apply(_ outcome: PresetSwitcher.Outcome) {
+    func apply(_ outcome: PresetSwitcher.Outcome) {
         switch outcome {
         case .switched(let entry):
             clearMessage()
@@ -294,7 +298,7 @@ public final class ControlSession<Clock: ControlClock> {
     }
 
     /// Call before the tempo of the change is set: the tempo heard is kept until its bar line.
-    private func requested(_ settings: BarSettings, point: SwitchPoint = .nextBar) {
+    func requested(_ settings: BarSettings, point: SwitchPoint = .nextBar) {
         previousBar = heardBar
         previousTempo = heardTempo
         bar = settings

@@ -12,8 +12,19 @@ import TactusCore
 ///       "channel": 1,                 1 to 16, or "omni"
 ///       "upKey": 72, "downKey": 71, "presetKey": 70,    note numbers 0 to 127
 ///       "hasAftertouch": true,
-///       "calibration": { "deadZone": 2, "maximum": 112, "curve": "linear" }
+///       "calibration": { "deadZone": 2, "maximum": 112, "curve": "linear" },
+///       "actions": [                  optional: buttons and pedals
+///         { "action": "tap", "cc": 64 },
+///         { "action": "startStop", "note": 60 },
+///         { "action": "countIn", "cc": 67, "invert": true }
+///       ]
 ///     }
+///
+/// An action is one of `ControlAction`'s (tap, startStop, start, stop,
+/// nextPreset, previousPreset, mute, tempoUp, tempoDown, countIn), on a `note`
+/// or a `cc` (Control Change) number 0 to 127, on the control channel; `invert`
+/// (a Control Change only) for a pedal pressed at low values. A note may not be
+/// a control key, and a note or controller carries one action.
 ///
 /// `curve` is linear, exponential or logarithmic; `deadZone` 0 to 126 and below
 /// `maximum`, 1 to 127. A wrong file gives one line naming the file and the field.
@@ -55,10 +66,23 @@ public enum ControllerFile {
             "deadZone": \(s.calibration.deadZone),
             "maximum": \(s.calibration.maximum),
             "curve": "\(s.calibration.curve.rawValue)"
-          }
+          }\(encode(s.actions))
         }
 
         """
+    }
+
+    /// `,\n  "actions": [ … ]` (nothing when there are none, so an older Tactus reads the file).
+    static func encode(_ actions: [ActionBinding]) -> String {
+        guard !actions.isEmpty else { return "" }
+        let lines = actions.map { binding -> String in
+            let trigger = switch binding.trigger {
+            case .note(let n): "\"note\": \(n)"
+            case .controlChange(let c): "\"cc\": \(c)"
+            }
+            return "    { \"action\": \"\(binding.action.rawValue)\", \(trigger)\(binding.invert ? ", \"invert\": true" : "") }"
+        }
+        return ",\n  \"actions\": [\n" + lines.joined(separator: ",\n") + "\n  ]"
     }
 
     /// Checks the file field by field; a syntax error names its line and column
@@ -73,7 +97,7 @@ public enum ControllerFile {
         }
         guard case .object(let members) = parsed else { throw reader.fail("", "must be a JSON object") }
         let root = JSONObject(members)
-        try reader.onlyKnown(root, ["version", "channel", "upKey", "downKey", "presetKey", "hasAftertouch", "calibration"], in: "")
+        try reader.onlyKnown(root, ["version", "channel", "upKey", "downKey", "presetKey", "hasAftertouch", "calibration", "actions"], in: "")
         _ = try reader.integer(root, "version", in: 1...ControllerSettings.version)
         let channel: MIDIChannel?
         switch root["channel"] {
@@ -112,9 +136,50 @@ public enum ControllerFile {
         guard case .string(let name) = calibration["curve"], let curve = PressureConfiguration.Curve(rawValue: name) else {
             throw reader.fail("calibration.curve", "\(calibration["curve"]?.excerpt ?? "is missing"): must be one of \(curves)")
         }
+        let actions = try decodeActions(root["actions"], keys: [up, down, preset], reader: reader)
         return ControllerSettings(channel: channel, upKey: UInt7(up)!, downKey: UInt7(down)!, presetKey: UInt7(preset)!,
                                   calibration: .init(deadZone: deadZone, maximum: maximum, curve: curve),
-                                  hasAftertouch: hasAftertouch)
+                                  hasAftertouch: hasAftertouch, actions: actions)
+    }
+
+    private static func decodeActions(_ value: JSONValue?, keys: [Int], reader: FieldReader) throws(OptionError) -> [ActionBinding] {
+        guard let value else { return [] }
+        guard case .array(let items) = value else { throw reader.fail("actions", "must be an array of { \"action\": …, \"note\" or \"cc\": … }") }
+        let names = ControlAction.allCases.map(\.rawValue).joined(separator: ", ")
+        var bindings: [ActionBinding] = []
+        for (i, item) in items.enumerated() {
+            let at = "actions[\(i)]"
+            guard case .object(let members) = item else { throw reader.fail(at, "must be an object") }
+            let object = JSONObject(members)
+            try reader.onlyKnown(object, ["action", "note", "cc", "invert"], in: at + ".")
+            guard case .string(let name) = object["action"], let action = ControlAction(rawValue: name) else {
+                throw reader.fail(at + ".action", "\(object["action"]?.excerpt ?? "is missing"): must be one of \(names)")
+            }
+            let trigger: ActionBinding.Trigger
+            switch (object["note"], object["cc"]) {
+            case (_?, nil):
+                let note = try reader.integer(object, "note", in: 0...127, field: at + ".note")
+                guard !keys.contains(note) else { throw reader.fail(at + ".note", "\(note) is a control key (upKey, downKey, presetKey): choose another note") }
+                trigger = .note(UInt7(note)!)
+            case (nil, _?):
+                trigger = .controlChange(UInt7(try reader.integer(object, "cc", in: 0...127, field: at + ".cc"))!)
+            default:
+                throw reader.fail(at, "needs a \"note\" or a \"cc\" number, 0 to 127 (one of them)")
+            }
+            var invert = false
+            switch object["invert"] {
+            case nil: break
+            case .bool(let flag):
+                guard case .controlChange = trigger else { throw reader.fail(at + ".invert", "is for a pedal's \"cc\", not a note") }
+                invert = flag
+            case let other?: throw reader.fail(at + ".invert", "\(other.excerpt) must be true or false")
+            }
+            if let earlier = bindings.first(where: { $0.trigger == trigger }) {
+                throw reader.fail(at, "\(trigger) already does \(earlier.action.rawValue): one action a button")
+            }
+            bindings.append(ActionBinding(trigger, action, invert: invert))
+        }
+        return bindings
     }
 }
 

@@ -67,7 +67,7 @@ public enum LearnCommand {
               + "(--connect-control PORT, --alsa-control-from CLIENT:PORT, or your patchbay).")
 
         var interrupted = false
-        let status = converse(next: {
+        let next: () -> MIDIMessage? = {
             let shared = metronome.shared
             var waited = 0
             while Double(waited) < patienceSeconds * 1000 {
@@ -82,13 +82,60 @@ public enum LearnCommand {
                 waited += 5
             }
             return nil
-        }, say: { line in
+        }
+        let say: (String) -> Void = { line in
             if interrupted { return }
             print(line)
-        }, path: path, curve: .linear)
+        }
+        let status = options.learnAction.map { learnAction($0, next: next, say: say, path: path) }
+            ?? converse(next: next, say: say, path: path, curve: .linear)
         if interrupted { printError("tactus learn: interrupted, nothing saved") }
         metronome.shutdown()
         return interrupted ? 130 : status
+    }
+
+    /// `--action`: the first press of a button or pedal is bound to `action` and
+    /// added to `controller.json` (replacing what that action or that button did
+    /// before); the keys and calibration in the file stay as they are (the
+    /// defaults when there is no file yet). Returns the exit status.
+    public static func learnAction(_ action: ControlAction, next: () -> MIDIMessage?, say: (String) -> Void, path: String) -> Int32 {
+        var settings: ControllerSettings
+        do {
+            let defaults = PressureConfiguration()
+            settings = try ControllerFile.load(path: path)
+                ?? ControllerSettings(channel: nil, upKey: defaults.upKey, downKey: defaults.downKey, presetKey: defaults.presetKey)
+        } catch {
+            say(error.message)
+            return 1
+        }
+        say("tactus learn: press the button or pedal for \(action.rawValue), then let go.")
+        var binding: ActionBinding?
+        while binding == nil {
+            guard let message = next() else {
+                say("tactus: no MIDI from the controller for \(Int(patienceSeconds)) s: nothing saved (is it connected to tactus:control?)")
+                return 1
+            }
+            guard let learned = ActionBinding.learned(from: message, action: action) else { continue }
+            if case .note(let note) = learned.trigger, [settings.upKey, settings.downKey, settings.presetKey].contains(note) {
+                say("note \(note) is a control key; press another button or pedal")
+                continue
+            }
+            if let channel = message.channel, let control = settings.channel, channel != control {
+                say("note: it sends on channel \(channel.number), the control channel is \(control.number); Tactus listens there only")
+            }
+            binding = learned
+        }
+        guard let binding else { return 1 }
+        settings.actions.removeAll { $0.action == action || $0.trigger == binding.trigger }
+        settings.actions.append(binding)
+        do {
+            try ControllerFile.save(settings, path: path)
+        } catch {
+            say(error.message)
+            return 1
+        }
+        say("Saved to \(path): \(action.rawValue) on \(binding.trigger)\(binding.invert ? " (inverted: pressed below 64)" : "")")
+        return 0
     }
 
     /// Runs the conversation; returns the exit status (0 saved, 1 gave up or could not save).

@@ -13,6 +13,7 @@ public struct OptionSpec: Sendable {
         case pressure = "Pressure control (a key on your controller, pressed harder, changes the tempo)"
         case presets = "Presets"
         case alsa = "ALSA sequencer"
+        case remote = "Remote control (OSC, buttons and pedals)"
         case display = "Display"
         case render = "Render"
         case general = "General"
@@ -76,7 +77,7 @@ extension Set where Element == Options.Command {
 
 /// The table of every option: the one place an option is declared.
 public enum OptionTable {
-    public static let all: [OptionSpec] = tempo + jack + link + clock + pressure + presets + alsa + practice + display + render + general
+    public static let all: [OptionSpec] = tempo + jack + link + clock + pressure + presets + alsa + remote + practice + display + render + general
 
     /// The options `command` takes, in table order.
     public static func options(of command: Options.Command) -> [OptionSpec] {

@@ -100,6 +100,16 @@ public struct Options: Sendable {
     public var alsaControlFrom: [String] = []
     public var alsaLookaheadMilliseconds: Double = 5
 
+    // Remote control.
+    /// `--osc PORT`: the OSC server's UDP port; nil: no server.
+    public var oscPort: UInt16?
+    /// `--osc-host ADDRESS`: the address it listens on.
+    public var oscHost = "127.0.0.1"
+    /// `--osc-host` was written (it means nothing without `--osc`).
+    public var oscHostGiven = false
+    /// `tactus learn --action ACTION`: learn a button or pedal for it.
+    public var learnAction: ControlAction?
+
     // Tempo map.
     /// `--map FILE`, klick's format; `tempoMap` is the map read from it (`MapFile`), from `--start-at`'s label on.
     public var mapFile: String?

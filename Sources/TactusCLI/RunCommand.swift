@@ -5,6 +5,7 @@ import Synchronization
 import TactusALSA
 import TactusCore
 import TactusJACK
+import TactusOSC
 
 /// `tactus [run] [PORT...]`: Tactus as a JACK client, until SIGINT or SIGTERM.
 ///
@@ -80,6 +81,18 @@ public enum RunCommand {
                                    environment: environment, wakeup: metronome.wakeup) {
             links(metronome, alsa: alsa, alsaConnections: alsaConnections.current, dspLoad: &dspLoad)
         }
+        if let port = options.oscPort {
+            do throws(OSCServerError) {
+                let server = try OSCServer(host: options.oscHost, port: port, wakeup: metronome.wakeup)
+                server.start()
+                frontEnd.remote = RemoteControl(server: server, session: session, engine: control)
+                printError("tactus: OSC on \(server.local) (UDP)\(options.oscHost == "127.0.0.1" ? "" : ": open to the network, anyone who reaches it controls Tactus")")
+            } catch {
+                frontEnd.finish()
+                printError("tactus: \(error)")
+                return OptionError.exitStatus
+            }
+        }
         if options.tempoMap != nil || options.trainer != nil || options.gapTrainer != nil {
             frontEnd.practice = (options.tempoMap, options.trainer != nil, options.gapTrainer != nil)
         }
@@ -106,6 +119,7 @@ public enum RunCommand {
         // The last JACK cycle has pushed its Stop; the ALSA queue delivers it, then stops.
         alsa?.stop()
         alsa = nil
+        frontEnd.remote?.server.stop()
         frontEnd.finish()
         return status
     }
@@ -140,6 +154,8 @@ public enum RunCommand {
                                      clockOffsetMilliseconds: options.clock.offsetMilliseconds, presets: switcher,
                                      isSetlist: options.setlist != nil, gains: jack.engine.gains)
         session.savePreset = { UserPresetFile.save($0, environment: environment) }
+        session.countIn = jack.engine.countIn
+        if let controller { session.loop.actions = ActionMap(controller.actions) }
         return session
     }
 

@@ -33,6 +33,8 @@ public final class RunFrontEnd {
     private var nextLinkRefresh = ControlTime.zero
     /// How often the JACK and ALSA figures are read (they change seldom; the DSP load slowly).
     public var linkInterval: Int64 = 250_000
+    /// The OSC server's control-thread half (`--osc`), drained each round.
+    public var remote: RemoteControl?
     /// The tempo map (to name its entries) and whether a trainer or gap runs, for the display's practice row.
     public var practice: (map: TempoMap?, trainer: Bool, gap: Bool)?
     /// The Link session's figures of this round (`--link`), set by the caller before `round`.
@@ -89,6 +91,8 @@ public final class RunFrontEnd {
         let now = clock.now()
         let typed = keys?.drain() ?? []
         let controller = session.poll(keys: typed)
+        let remoteDue = remote?.round(at: now)
+        let remoteInput = (remote?.lastRoundRequests ?? 0) > 0
         // After the keys, which clear the message line: what was said this round stays.
         let said = errors?.take() ?? []
         for line in said {
@@ -99,7 +103,7 @@ public final class RunFrontEnd {
             nextLinkRefresh = now + linkInterval
         }
         var changed = false
-        let drawn = now >= nextModel || !typed.isEmpty
+        let drawn = now >= nextModel || !typed.isEmpty || remoteInput
         if drawn {
             nextModel = now + modelInterval
             var model = DisplayModel(engine: engine.pointee, session: session, links: links, practice: practice)
@@ -113,9 +117,10 @@ public final class RunFrontEnd {
             shownState = state
         }
         let running = engine.pointee.status.running.load(ordering: .relaxed)
-        let lookAgain = !drawn || changed || linksChanged || !said.isEmpty || !typed.isEmpty || session.loop.lastPollInputs > 0
+        let lookAgain = !drawn || changed || linksChanged || !said.isEmpty || !typed.isEmpty || remoteInput || session.loop.lastPollInputs > 0
             || session.changePending || (screen != nil && running)
-        nextDeadline = ControlTime.earliest(ControlTime.earliest(controller, lookAgain ? nextModel : nil), session.messageExpires)
+        nextDeadline = ControlTime.earliest(ControlTime.earliest(ControlTime.earliest(controller, lookAgain ? nextModel : nil), session.messageExpires),
+                                            remoteDue)
         return session.quitRequested
     }
 

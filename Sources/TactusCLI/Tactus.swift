@@ -30,6 +30,7 @@ public enum Tactus {
         if options.showVersion { print(TactusVersion.lines.joined(separator: "\n")); return 0 }
         do throws(OptionError) {
             try options.checkPractice()
+            try options.checkRemote()
             options.tempoMap = try MapFile.load(options)
         } catch {
             printError(error.message)

@@ -19,48 +19,30 @@ public final class KeyReader: @unchecked Sendable {
     public let keys: UnsafeMutablePointer<SPSCRing<TimedKeyAction>>
     private let input: Int32
     private let wakeup: ControlWakeup?
-    private let stopRequested = Atomic<Bool>(false)
-    /// `stop()` writes to `[1]`; the thread polls `[0]` beside the terminal.
-    private var stopPipe: [Int32] = [-1, -1]
-    private var thread: pthread_t?
+    /// The reading thread; `stop()` wakes it through its pipe.
+    private let thread = PollingThread()
 
     public init(input: Int32 = STDIN_FILENO, capacity: Int = 256, wakeup: ControlWakeup? = nil) {
         self.input = input
         self.wakeup = wakeup
         keys = .allocate(capacity: 1)
         keys.initialize(to: SPSCRing(capacity: capacity))
-        if pipe(&stopPipe) != 0 { stopPipe = [-1, -1] }
     }
 
     deinit {
         stop()
-        for fd in stopPipe where fd >= 0 { close(fd) }
         keys.deinitialize(count: 1)
         keys.deallocate()
     }
 
     /// Starts the reading thread.
     public func start() {
-        guard thread == nil else { return }
-        let box = Unmanaged.passRetained(self)
-        var handle = pthread_t()
-        var attributes = ThreadStack.attributes()
-        let started = pthread_create(&handle, &attributes, { argument in
-            let reader = Unmanaged<KeyReader>.fromOpaque(argument!).takeRetainedValue()
-            reader.run()
-            return nil
-        }, box.toOpaque())
-        if started == 0 { thread = handle } else { box.release() }
+        thread.start { [self] in run() }
     }
 
     /// Stops and joins the thread.
     public func stop() {
-        guard let thread else { return }
-        stopRequested.store(true, ordering: .releasing)
-        var byte: UInt8 = 0
-        if stopPipe[1] >= 0 { _ = write(stopPipe[1], &byte, 1) }
-        pthread_join(thread, nil)
-        self.thread = nil
+        thread.stop()
     }
 
     /// Control thread: the keys that arrived since the last call, oldest first.
@@ -75,11 +57,12 @@ public final class KeyReader: @unchecked Sendable {
         var buffer = [UInt8](repeating: 0, count: 64)
         let clock = MonotonicClock()
         // Without the pipe (pipe() failed), a 50 ms poll notices `stop()`.
-        let idleTimeout: Int32 = stopPipe[0] >= 0 ? -1 : 50
-        while !stopRequested.load(ordering: .acquiring) {
+        let stop = thread.stopDescriptor
+        let idleTimeout: Int32 = stop >= 0 ? -1 : 50
+        while !thread.stopRequested {
             var descriptors = [pollfd(fd: input, events: Int16(POLLIN), revents: 0),
-                               pollfd(fd: stopPipe[0], events: Int16(POLLIN), revents: 0)]
-            let ready = poll(&descriptors, stopPipe[0] >= 0 ? 2 : 1, decoder.isInsideSequence ? 50 : idleTimeout)
+                               pollfd(fd: stop, events: Int16(POLLIN), revents: 0)]
+            let ready = poll(&descriptors, stop >= 0 ? 2 : 1, decoder.isInsideSequence ? 50 : idleTimeout)
             if ready < 0 && errno == EINTR { continue }
             if ready == 0 {
                 if decoder.isInsideSequence { decoder.flush() }

@@ -31,6 +31,9 @@ public final class ControlLoop<Clock: ControlClock>: @unchecked Sendable {
     /// While continuous mode glides the tempo moves with time itself, not at
     /// deadlines: a round this often (1 ms; a clock tick at 999 BPM is 2.5 ms).
     public var glideInterval: Int64 = 1_000
+    /// Buttons and pedals bound to actions (`controller.json`'s `actions`): their
+    /// messages are reported as `.action` and never reach the pressure controller.
+    public var actions = ActionMap()
 
     private let engine: UnsafeMutablePointer<EngineControl>
     private let inputs: [() -> ControlInputEvent?]
@@ -130,6 +133,14 @@ public final class ControlLoop<Clock: ControlClock>: @unchecked Sendable {
     }
 
     private func route(_ message: MIDIMessage, at time: ControlTime) {
+        if !actions.isEmpty, let channel = message.channel, controller.configuration.listens(to: channel),
+           let edge = actions.handle(message) {
+            if edge.pressed {
+                apply(controller.advance(to: time))
+                report(.action(edge.binding.action, at: time, trigger: edge.binding.trigger))
+            }
+            return
+        }
         switch message {
         case .programChange(let channel, let program):
             if controller.configuration.listens(to: channel) {

@@ -14,6 +14,10 @@ public enum ControlReport: Sendable, Hashable {
     case cue(ClickSound)
     /// One line for the player (a stuck key was released).
     case message(String)
+    /// A button or pedal bound to an action was pressed (`ActionMap`), at the
+    /// time its message reached the input (the frame or the ALSA input's stamp),
+    /// not the time the control thread saw it: tap tempo measures the foot.
+    case action(ControlAction, at: ControlTime, trigger: ActionBinding.Trigger)
     /// The controller's state changed (at most `ControlLoop.statusInterval` apart; docs/DESIGN.md §5.10).
     case status(PressureStatus)
 

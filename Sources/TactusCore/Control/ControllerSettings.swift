@@ -15,9 +15,13 @@ public struct ControllerSettings: Hashable, Sendable {
     /// False when the hard press sent no pressure: the controller has no
     /// aftertouch, and holds will be long presses.
     public var hasAftertouch: Bool
+    /// Buttons and pedals bound to actions (tap tempo, start/stop …; `tactus learn --action`).
+    public var actions: [ActionBinding]
 
     public init(channel: MIDIChannel?, upKey: UInt7, downKey: UInt7, presetKey: UInt7,
-                calibration: PressureConfiguration.Calibration = .init(), hasAftertouch: Bool = true) {
+                calibration: PressureConfiguration.Calibration = .init(), hasAftertouch: Bool = true,
+                actions: [ActionBinding] = []) {
+        self.actions = actions
         self.channel = channel
         self.upKey = upKey
         self.downKey = downKey
@@ -47,7 +51,7 @@ public struct ControllerSettings: Hashable, Sendable {
             hasAftertouch
                 ? "pressure:   dead zone \(calibration.deadZone), maximum \(calibration.maximum), curve \(calibration.curve.rawValue)"
                 : "pressure:   none received (no aftertouch): holding a key accelerates as a long press",
-        ]
+        ] + actions.map { "action:     \($0.action.rawValue) on \($0.trigger)\($0.invert ? " (inverted)" : "")" }
     }
 }
 

@@ -40,6 +40,8 @@ public enum EngineCommand: Sendable, BitwiseCopyable {
     /// Send 0xF8 while stopped, so a slave can lock its tempo before Start.
     case setClockWhileStopped(Bool)
     case setSongPositionEnabled(Bool)
+    /// A practice tool set or cleared while Tactus runs (OSC, docs/DESIGN.md §12.2).
+    case setPractice(PracticeChange)
     /// Render from these sounds from now on; the old set comes back in `EngineControl.retiredSounds`.
     case replaceSounds(SoundSet)
 }

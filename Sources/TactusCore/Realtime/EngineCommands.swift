@@ -56,6 +56,13 @@ extension Engine {
             if on { beginRolling(at: blockStart) } else if !song.running && agenda.entry(.transport) == nil { rolling = false }
         case .setSongPositionEnabled(let on):
             sendSongPosition = on
+        case .setPractice(.countIn(let countIn)):
+            practice.countIn = countIn
+        case .setPractice(.trainer(let trainer)):
+            practice.trainer = trainer
+            if trainer == nil { _ = agenda.remove(.trainer) }
+        case .setPractice(.gap(let gap)):
+            practice.gap = gap
         case .replaceSounds(let set):
             audio.replace(sounds: set, retired: control.retiredSounds)
         }

@@ -95,3 +95,12 @@ struct PracticeState: BitwiseCopyable {
     /// The clock waits for the count-in's end (unless asked for during it).
     func holdsClock(whileStopped: Bool) -> Bool { countingIn && !whileStopped && countIn?.sendsClock != true }
 }
+
+/// A practice tool changed while Tactus runs: the count-in and the speed trainer
+/// from the next Start (they belong to a run's beginning, §10.7), the gap
+/// trainer from the next bar (its bars count from bar 1). nil clears the tool.
+public enum PracticeChange: Sendable, Hashable, BitwiseCopyable {
+    case countIn(CountIn?)
+    case trainer(SpeedTrainer?)
+    case gap(GapTrainer?)
+}
