@@ -20,7 +20,7 @@
 # threads; churn.json beside them. Exit status 1 when
 # something grew, 2 when the run itself failed.
 #
-# Usage: Benchmarks/churn.sh [SECONDS]          (default 3600; at least 120)
+# Usage: Benchmarks/churn.sh [SECONDS]          (default 3600; whole minutes, at least 120)
 # Env:   TACTUS_BENCH_OUT=DIR      keep everything there (default: a temporary folder)
 #        TACTUS_CHURN_BIN=DIR      the tactus and tactus-jack-probe to run (default:
 #                                  the release build, built unless TACTUS_BENCH_NO_BUILD=1)
@@ -30,7 +30,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 cd "$TACTUS_ROOT"
 fail() { say "$*"; exit 2; }
 seconds=${1:-3600}
-[ "$seconds" -ge 120 ] || fail "Benchmarks/churn.sh: SECONDS must be at least 120 (the first minute is the baseline), not $seconds"
+# Whole minutes: the last minute's controller has switched back to the first preset,
+# so the end is read with the preset the baseline was.
+[ "$seconds" -ge 120 ] && [ $((seconds % 60)) -eq 0 ] \
+    || fail "Benchmarks/churn.sh: SECONDS must be whole minutes, at least 120 (the first minute is the baseline), not $seconds"
 out=${TACTUS_BENCH_OUT:-$(mktemp -d "${TMPDIR:-/tmp}/tactus-churn.XXXXXX")}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)

@@ -18,4 +18,8 @@ static inline jack_client_t *tactus_jack_client_open(const char *client_name,
 /// malloc_trim is declared in <malloc.h>, which Glibc's Swift module leaves out.
 /// The JACK client trims the heap after building an engine for a new sample rate.
 static inline int tactus_malloc_trim(void) { return malloc_trim(0); }
+
+/// One malloc arena for every thread (mallopt M_ARENA_MAX, <malloc.h>): see
+/// JackMetronome.init for why the JACK client asks for it.
+static inline int tactus_single_malloc_arena(void) { return mallopt(M_ARENA_MAX, 1); }
 #endif

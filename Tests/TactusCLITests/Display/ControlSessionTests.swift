@@ -62,6 +62,16 @@ final class SessionHarness {
         session.poll()
     }
 
+    /// The last tempo written by the rounds a microsecond before `seconds` (must be
+    /// none: `Issue` otherwise) and at `seconds`.
+    func savedFirstAt(_ seconds: Double) -> [BPM] {
+        clock.time = ControlTime.seconds(seconds) + -1
+        session.poll()
+        if !saved.isEmpty { Issue.record("written before \(seconds) s: \(saved)") }
+        poll(at: seconds)
+        return saved
+    }
+
     /// Every command the session pushed, in order (the ring drained into it).
     private var sent: [EngineCommand] = []
     private var read = 0
@@ -98,10 +108,7 @@ struct ControlSessionTests {
         #expect(h.tempo == BPM(130))
         #expect(h.session.loop.controller.tempo == BPM(130), "the controller knows: a hold goes on from here")
         // Kept once it has stood 2 s: not at each press.
-        h.poll(at: 2.29)
-        #expect(h.saved.isEmpty)
-        h.poll(at: 2.3)
-        #expect(h.saved == [BPM(130)])
+        #expect(h.savedFirstAt(2.3) == [BPM(130)])
     }
 
     @Test func aBurstOfFiftyPressesWritesTheLastTempoOnceWhenItHasSettled() {
@@ -113,9 +120,7 @@ struct ControlSessionTests {
         #expect(h.saved.isEmpty)
         // The last press at 3.45: the tempo settles at 5.45, the round asks to be woken then.
         #expect(h.session.poll() == .seconds(5.45))
-        h.poll(at: 5.449999)
-        #expect(h.saved.isEmpty)
-        h.poll(at: 5.45)
+        #expect(h.savedFirstAt(5.45) == [BPM(170)])
         h.poll(at: 9)
         h.session.finish()
         #expect(h.saved == [BPM(170)], "one write, with the tempo the burst ended at")
@@ -155,10 +160,7 @@ struct ControlSessionTests {
         h.midi(.noteOff(channel: ch, note: up, velocity: UInt7(0)!), at: 1.05)
         h.poll(at: 1.1)
         #expect(h.tempo == BPM(122))
-        h.poll(at: 3.04)
-        #expect(h.saved.isEmpty)
-        h.poll(at: 3.1)
-        #expect(h.saved == [BPM(122)])
+        #expect(h.savedFirstAt(3.1) == [BPM(122)])
     }
 
     @Test func arrowsClampAtTheRange() {
