@@ -23,7 +23,7 @@ class XrunRow(unittest.TestCase):
     def test_both_lines_are_read(self):
         jack, alsa = bench_report.parse_xrun("tactus: building\n" + JACK + "alsa-vm\n" + ALSA)
         self.assertEqual(jack, {"stall_ms": 68, "bpm": 133.0, "ticks": 264, "late": 5, "max_error": 2816.4, "gaps": 0, "unseen": 0})
-        self.assertEqual(alsa, {"stall_ms": 68, "bpm": 133.0, "alsa_ticks": 250, "jack_ticks": 250, "after": 0.061, "after_max": 0.19,
+        self.assertEqual(alsa, {"stall_ms": 68, "bpm": 133.0, "alsa_ticks": 250, "jack_ticks": 250, "intervals": 180, "after": 0.061, "after_max": 0.19,
                                 "p50": 0.09, "p95": 0.18, "max": 0.4, "during": 2.9, "during_max": 6.0, "before": 0.07, "xruns": 1})
 
     def test_row_10_in_the_table(self):
@@ -35,6 +35,10 @@ class XrunRow(unittest.TestCase):
             self.assertEqual(rows[0][3], "264 ticks, 5 late at a cycle start, 0 gaps, 0 unseen")
             self.assertEqual(rows[1][2], "one 68 ms stall at 133 BPM, alsa-vm (emulated CPU); 1 xruns; 250 ALSA ticks, 250 on JACK")
             self.assertEqual(rows[1][3], "sd 0.070 / 2.900 / 0.061 ms; p50 0.090 p95 0.180 max 0.400 ms")
+            with open(os.path.join(raw, "xrun.txt"), "w") as f:
+                f.write("alsa-vm\n" + ALSA.replace("(180 intervals)", "(0 intervals)").replace("1 xruns", "44 xruns"))
+            self.assertEqual(bench_report.xrun_rows(raw)[0][3],
+                             "not measured: the server itself lost real time (its xruns), the test judges no timing then")
             with open(os.path.join(raw, "xrun.txt"), "w") as f:
                 f.write("JACK clock through a forced xrun: no figures\n")
             self.assertEqual(bench_report.xrun_rows(raw), [[10, "clocks through a forced xrun", "no figures: see raw/xrun.txt", "—", "—"]])
