@@ -318,7 +318,7 @@ def churn_rows(raw):
             v = json.load(f)
         restarts = f"{v['restarts']} server restart{'s' if v['restarts'] != 1 else ''}"
         cpu = f"{fmt(v['control_cpu_percent'], 2)} %" if v.get("control_cpu_percent") is not None else "—"
-        return [[9, "churn: RssAnon after the first minute → end, fds, threads, control-thread CPU",
+        return [[9, f"churn: RssAnon at {v['baseline_at']} s → end, fds, threads, control-thread CPU",
                  f"{v['seconds']} s on jackd dummy p256: holds every 10 s, preset switches every 30 s, keys, taps, "
                  f"connections every 15 s, a sender client a minute, {restarts}",
                  f"{v['rss_anon_kb'][0]} → {v['rss_anon_kb'][1]} kB ({v['rss_growth_kb']:+d} kB, bound {v['rss_bound_kb']}); "

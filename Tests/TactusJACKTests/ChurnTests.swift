@@ -6,11 +6,12 @@ extension JACKServerTests {
     /// benchmark's row 9 at 300 s): pressure holds every 10 s, a preset switch
     /// with its own sample every 30 s, tempo keys and taps in the live display,
     /// connections made and undone every 15 s, a controller client a minute,
-    /// the server stopped and started again at the second minute. Nothing may
-    /// grow: RssAnon at the end within 64 kB of its value after the first
-    /// minute, the same descriptors and threads.
+    /// the server stopped and started again at the fourth minute. Nothing may
+    /// grow: RssAnon at the end within 64 kB of its value after the third
+    /// minute (the heap's layout settles in about three: Benchmarks/churn_report.py),
+    /// the same descriptors and threads.
     @Suite struct Churn {
-        /// `TACTUS_CHURN_TEST_SECONDS` shortens or lengthens the run (at least 120).
+        /// `TACTUS_CHURN_TEST_SECONDS` lengthens the run (whole minutes, at least 300).
         static let seconds = Int(ProcessInfo.processInfo.environment["TACTUS_CHURN_TEST_SECONDS"] ?? "") ?? 300
 
         /// The checkout: the folder above the build products that holds Package.swift.
