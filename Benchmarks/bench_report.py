@@ -14,6 +14,9 @@ Reads bench-results/raw/ (written by scripts/bench):
   pressure.txt              the line saying why it measured nothing
   link.json                 Benchmarks/link-peers.sh's figures (row 9), or
   link.txt                  the line saying why it measured nothing
+  churn/churn.json          Benchmarks/churn.sh's figures (row 10), or
+  churn.txt                 its output when it wrote none
+  xrun.txt                  Benchmarks/xrun.sh's output (row 11)
 Writes results.md and results.png (gnuplot) beside raw/ and prints the table.
 Nothing here is typed in: a figure that was not recorded is shown as missing.
 
@@ -28,6 +31,7 @@ import statistics
 import subprocess
 import sys
 
+import churn_report
 import jack_vs_peers_report
 
 PEER_OF = {"click": "klick", "clock": "jack_midi_clock"}
@@ -329,6 +333,84 @@ def link_rows(raw):
     return []
 
 
+def churn_rows(raw):
+    """Row 10 from churn/churn.json (Benchmarks/churn.sh), or its output when it wrote none."""
+    path = os.path.join(raw, "churn", "churn.json")
+    if os.path.exists(path):
+        with open(path) as f:
+            v = json.load(f)
+        restarts = f"{v['restarts']} server restart{'s' if v['restarts'] != 1 else ''}"
+        cpu = f"{fmt(v['control_cpu_percent'], 2)} %" if v.get("control_cpu_percent") is not None else "—"
+        return [[10, f"churn: RssAnon at {v['baseline_at']} s → end, fds, threads, control-thread CPU",
+                 f"{v['seconds']} s on jackd dummy p256: holds every 10 s, preset switches every 30 s, keys, taps, "
+                 f"connections every 15 s, a sender client a minute, {restarts}",
+                 f"{v['rss_anon_kb'][0]} → {v['rss_anon_kb'][1]} kB ({v['rss_growth_kb']:+d} kB, bound {v['rss_bound_kb']}); "
+                 f"fds {v['fds'][0]} → {v['fds'][1]}; threads {v['threads'][0]} → {v['threads'][1]}; CPU {cpu}; "
+                 f"xruns {v['xruns']} ({v['xruns_tactus']} naming tactus)"
+                 + ("" if not v["grew"] else "; GREW: " + ", ".join(v["grew"])),
+                 "— (no peer has presets or pressure)"]]
+    path = os.path.join(raw, "churn.txt")
+    if os.path.exists(path):
+        with open(path) as f:
+            last = (f.read().strip().splitlines() or ["no output"])[-1]
+        return [[10, "churn", f"no figures: {last}", "—", "—"]]
+    return []
+
+
+JACK_XRUN = re.compile(r"JACK clock through one (\d+) ms stall at (\S+) BPM: (\d+) ticks, (\d+) late at a cycle start; "
+                       r"(\d+) events, max error (\S+) frames \(best phase (\S+)\), (\d+) gaps.*?, (\d+) unseen")
+ALSA_XRUN = re.compile(r"ALSA clock through a (\d+) ms stall at (\S+) BPM: (\d+) ALSA ticks, (\d+) JACK ticks, .*?"
+                       r"from 0\.5 s after the stall \((\d+) intervals\): interval spread (\S+) ms \(max \|error\| (\S+) ms\), lateness p50 (\S+) p95 (\S+) max (\S+) ms; "
+                       r"from 0\.1 s before the stall to 0\.5 s after: interval spread (\S+) ms, max \|error\| (\S+) ms; "
+                       r"before it: spread (\S+) ms; .*?; (\d+) xruns")
+
+
+def parse_xrun(text):
+    """Benchmarks/xrun.sh's two lines: ({stall_ms, bpm, ticks, late, gaps, unseen, max_error} or None,
+    {stall_ms, bpm, alsa_ticks, jack_ticks, intervals, before, during, after, after_max, p50, p95, max, xruns} or None)."""
+    jack = alsa = None
+    for line in text.splitlines():
+        m = JACK_XRUN.search(line)
+        if m:
+            jack = {"stall_ms": int(m.group(1)), "bpm": float(m.group(2)), "ticks": int(m.group(3)), "late": int(m.group(4)),
+                    "max_error": float(m.group(6)), "gaps": int(m.group(8)), "unseen": int(m.group(9))}
+        m = ALSA_XRUN.search(line)
+        if m:
+            alsa = {"stall_ms": int(m.group(1)), "bpm": float(m.group(2)), "alsa_ticks": int(m.group(3)), "jack_ticks": int(m.group(4)),
+                    "intervals": int(m.group(5)), "after": float(m.group(6)), "after_max": float(m.group(7)), "p50": float(m.group(8)),
+                    "p95": float(m.group(9)), "max": float(m.group(10)), "during": float(m.group(11)), "during_max": float(m.group(12)),
+                    "before": float(m.group(13)), "xruns": int(m.group(14))}
+    return jack, alsa
+
+
+def xrun_rows(raw):
+    """Row 11 from Benchmarks/xrun.sh's output."""
+    path = os.path.join(raw, "xrun.txt")
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        text = f.read()
+    jack, alsa = parse_xrun(text)
+    rows = []
+    if jack:
+        rows.append([11, "JACK MIDI clock through one forced xrun: ticks, late at the next cycle, missing or doubled",
+                     f"one {jack['stall_ms']} ms stall at {jack['bpm']:g} BPM, jackd dummy p256 asynchronous",
+                     f"{jack['ticks']} ticks, {jack['late']} late at a cycle start, {jack['gaps']} gaps, {jack['unseen']} unseen",
+                     "—"])
+    if alsa:
+        where = "alsa-vm (emulated CPU)" if "alsa-vm" in text else "this machine's sequencer"
+        rows.append([11, "ALSA clock through one forced xrun: interval spread before / during / from 0.5 s after; lateness after",
+                     f"one {alsa['stall_ms']} ms stall at {alsa['bpm']:g} BPM, {where}; {alsa['xruns']} xruns; "
+                     f"{alsa['alsa_ticks']} ALSA ticks, {alsa['jack_ticks']} on JACK",
+                     (f"sd {fmt(alsa['before'])} / {fmt(alsa['during'])} / {fmt(alsa['after'])} ms; "
+                      f"p50 {fmt(alsa['p50'])} p95 {fmt(alsa['p95'])} max {fmt(alsa['max'])} ms" if alsa["intervals"] else
+                      "not measured: the server itself lost real time (its xruns), the test judges no timing then"),
+                     "target after: sd ≤ 0.150 ms, p95 ≤ 0.250 ms"])
+    if not rows:
+        rows.append([11, "clocks through a forced xrun", "no figures: see raw/xrun.txt", "—", "—"])
+    return rows
+
+
 def markdown(rows):
     head = ["Row", "Measure", "Setting", "Tactus", "Peer"]
     lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
@@ -422,13 +504,14 @@ def main(argv):
     pipewire = [r for r in runs if r[0] == "pipewire"]
     rows = (timing_rows(1, jackd, "click") + timing_rows(2, jackd, "clock") + process_rows(3, jackd)
             + cycle_rows(raw) + render_rows(raw) + alsa_rows(raw, runs) + pressure_rows(raw)
-            + timing_rows("8 (1)", pipewire, "click") + timing_rows("8 (2)", pipewire, "clock") + process_rows("8 (3)", pipewire) + link_rows(raw))
+            + timing_rows("8 (1)", pipewire, "click") + timing_rows("8 (2)", pipewire, "clock") + process_rows("8 (3)", pipewire)
+            + link_rows(raw) + churn_rows(raw) + xrun_rows(raw))
     context = ""
     if os.path.exists(os.path.join(raw, "machine.txt")):
         with open(os.path.join(raw, "machine.txt")) as f:
             context = f.read().strip()
     plot = write_plot(results, runs)
-    title = f"Tactus benchmark ({'scripts/bench --quick: rows 1-5' if quick else 'scripts/bench: all rows'})"
+    title = f"Tactus benchmark ({'scripts/bench --quick: rows 1-5, 9' if quick else 'scripts/bench: all rows'})"
     notes = ["max error: worst distance of an event from the nominal grid (interval 60·48000/BPM frames for clicks, "
              "a 24th of it for clock ticks), phase fitted; 0.5 fr is what rounding to whole frames costs. "
              "drift: least-squares slope against the nominal interval, ± its standard error "

@@ -65,8 +65,11 @@ public final class ControlSession<Clock: ControlClock> {
     public var presetSwitched: (PresetEntry) -> Void = { _ in }
     /// The run's count-in (`--count-in`, a preset's `countIn`), for the `countIn` action to say.
     public var countIn: CountIn?
-    /// Called when a tempo should be kept as the last tempo (a hold ended, a key, a tap).
+    /// Writes the last tempo: called once a tempo set by a hold's end, a key, a tap
+    /// or a typed tempo has stayed unchanged for `SettledTempo.settleMicroseconds`,
+    /// and by `finish()`, never once per press.
     public var saveLastTempo: (BPM) -> Void = { _ in }
+    private var lastTempo = SettledTempo()
 
     /// - Parameters:
     ///   - tempo: the tempo the engine starts with.
@@ -97,9 +100,22 @@ public final class ControlSession<Clock: ControlClock> {
     public func poll(keys: [TimedKeyAction] = []) -> ControlTime? {
         for key in keys { perform(key) }
         if let expires = messageExpires, clock.now() >= expires { clearMessage() }
+        // A preset whose samples were being read switches once they are.
+        if let outcome = presets?.poll(control: engine.pointee) { apply(outcome) }
         let next = loop.poll()
         if loop.lastPollInputs > 0 { controllerHeard = true }
-        return next
+        if let tempo = lastTempo.due(at: clock.now()) { saveLastTempo(tempo) }
+        return ControlTime.earliest(next, lastTempo.deadline)
+    }
+
+    /// On the way out: the last tempo written if it has not settled yet.
+    public func finish() {
+        if let tempo = lastTempo.flush() { saveLastTempo(tempo) }
+    }
+
+    /// A tempo to keep as the last tempo once it has settled (docs/DESIGN.md §5.7).
+    private func keep(_ tempo: BPM) {
+        lastTempo.set(tempo, at: clock.now())
     }
 
     // MARK: - Keys
@@ -114,11 +130,11 @@ public final class ControlSession<Clock: ControlClock> {
         case .tempoStep(let step):
             let tempo = loop.tempo.adding(Double(step))
             loop.setTempo(tempo)
-            saveLastTempo(tempo)
+            keep(tempo)
         case .tap:
             if let tempo = tapTempo.tap(at: ControlTime(microseconds: key.microseconds)) {
                 loop.setTempo(tempo)
-                saveLastTempo(tempo)
+                keep(tempo)
                 say("tap tempo: \(tempo) BPM from \(tapTempo.count) taps")
             } else {
                 say("tap tempo: tap again on the beat (taps within 3 s count)")
@@ -212,7 +228,7 @@ public final class ControlSession<Clock: ControlClock> {
             return say("'\(text)' is not a tempo: type 1 to 999 BPM after =, then Enter")
         }
         loop.setTempo(tempo)
-        saveLastTempo(tempo)
+        keep(tempo)
     }
 
     /// The settings asked for last (a pending bar change included): the current
@@ -269,7 +285,7 @@ public final class ControlSession<Clock: ControlClock> {
             case .continue: engine.pointee.commands.push(.continue)
             }
         case .lastTempo(let tempo):
-            saveLastTempo(tempo)
+            keep(tempo)
         case .message(let text):
             say(text)
         case .action(let action, let time, let trigger):
@@ -294,6 +310,8 @@ public final class ControlSession<Clock: ControlClock> {
             say("preset refused, \(presets?.current?.preset.name ?? "the current setting") keeps playing: \(error.messages.first ?? "\(error)")")
         case .ignored(let reason):
             say(reason)
+        case .loading(let entry):
+            say("reading the samples of \(entry.preset.name); \(presets?.current?.preset.name ?? "the current setting") plays until they are read")
         }
     }
 

@@ -110,6 +110,10 @@ extension ControlSession {
         case .switched(let entry):
             say("preset \(entry.preset.name) (\(source))")
             return nil
+        case .loading(let entry):
+            // Its samples are read off the control thread; the switch comes when they are.
+            say("preset \(entry.preset.name) once its samples are read (\(source))")
+            return nil
         case .refused(let error):
             return RemoteCommandError("preset refused, nothing changed: \(error.messages.first ?? "\(error)")")
         case .ignored(let reason):

@@ -69,7 +69,7 @@ public enum RunCommand {
         // change log goes out, all in its rounds.
         let session = controlSession(options, jack: jack, control: control, presets: presets, environment: environment,
                                      inputs: [{ shared.pointer.pointee.controlInput.pop() }, { alsaInput.pointee.pop() }],
-                                     samples: samplesInUse, sampleRate: { metronome.sampleRate })
+                                     samples: samplesInUse, sampleRate: { metronome.sampleRate }, wakeup: metronome.wakeup)
         session.presetSwitched = { entry in samplesInUse.use(entry) }
         session.saveLastTempo = { (tempo: BPM) in
             do throws(OptionError) { try lastTempo.save(tempo) } catch { printError(error.message) }
@@ -116,6 +116,8 @@ public enum RunCommand {
             if frontEnd.round(linksChanged: changes != seenChanges) { JackControlThread.requestQuit() }
             return frontEnd.nextDeadline
         }
+        // A tempo set in the last seconds before the quit has not settled: kept now.
+        session.finish()
         // The last JACK cycle has pushed its Stop; the ALSA queue delivers it, then stops.
         alsa?.stop()
         alsa = nil
@@ -129,7 +131,7 @@ public enum RunCommand {
     static func controlSession(_ options: Options, jack: JackRunOptions, control: UnsafeMutablePointer<EngineControl>,
                                presets: PresetStart?, environment: [String: String],
                                inputs: [() -> ControlInputEvent?], samples: SampleFilesInUse? = nil,
-                               sampleRate: (() -> Int)? = nil) -> ControlSession<TactusCore.MonotonicClock> {
+                               sampleRate: (() -> Int)? = nil, wakeup: ControlWakeup? = nil) -> ControlSession<TactusCore.MonotonicClock> {
         var controller: ControllerSettings?
         do throws(OptionError) {
             controller = try ControllerFile.load(path: UserFiles.controllerFile(environment))
@@ -145,7 +147,8 @@ public enum RunCommand {
                 options.overriding(try PresetFile.load(path: path))
             }
             if let sampleRate { s.sampleRate = sampleRate }
-            if let samples { s.samples = { entry, rate throws(PresetError) in try samples.soundSet(for: entry, sampleRate: rate) } }
+            // Read on a thread of their own; the control thread is woken when they are there.
+            if let samples { s.samples = { entry, rate in samples.read(for: entry, sampleRate: rate) { wakeup?.post() } } }
             if let entry = presets.preset { s.started(with: entry) }
             switcher = s
         }

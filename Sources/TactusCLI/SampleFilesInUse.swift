@@ -36,15 +36,27 @@ final class SampleFilesInUse: Sendable {
         }
     }
 
-    /// The sounds of `entry` at `sampleRate`, read before the switch; nil when they
-    /// are the files playing now. A file that does not decode refuses the preset,
-    /// naming its field (`sounds.beat.sample`).
-    func soundSet(for entry: PresetEntry, sampleRate: Int) throws(PresetError) -> SoundSet? {
+    /// Starts reading the sounds of `entry` at `sampleRate` on a thread of its own
+    /// (a long file must not stall the control thread's pressure steps), calling
+    /// `finished` on that thread when done; nil when they are the files playing
+    /// now. A file that does not decode refuses the preset, naming its field
+    /// (`sounds.beat.sample`) or its option (`--sample-beat`).
+    func read(for entry: PresetEntry, sampleRate: Int, finished: @escaping @Sendable () -> Void = {}) -> SampleRead? {
         let wanted = files(for: entry)
         guard wanted != current else { return nil }
-        return try Options.soundSet(files: wanted, sampleRate: sampleRate) { sound, error in
-            Self.failure(entry, sound, error, commandLine: commandLine[sound] != nil)
+        let read = SampleRead(sampleRate: sampleRate)
+        let commandLine = commandLine
+        let decode: @Sendable () -> Void = {
+            read.finish(Result { () throws(PresetError) in
+                try Options.soundSet(files: wanted, sampleRate: sampleRate) { sound, error in
+                    Self.failure(entry, sound, error, commandLine: commandLine[sound] != nil)
+                }
+            })
+            finished()
         }
+        // No thread to be had: read here, late rather than never.
+        if !DetachedThread.start(decode) { decode() }
+        return read
     }
 
     /// Reads every sample file of `entry` but those of the sounds in `except`

@@ -104,6 +104,16 @@ public final class JackMetronome {
             + options.clockConnections.map { JackConnection(port: .clock, other: $0) }
             + options.controlConnections.map { JackConnection(port: .control, other: $0) }
         TerminationSignals.block()
+        // One heap arena for all threads, before JACK's and ours start. glibc gives
+        // threads arenas of their own, and a block freed into one thread's arena
+        // serves only that arena again; with every page locked (`lockMemory`) such
+        // holes stay resident. A preset's samples are read on their own thread,
+        // the sounds of a server's return on the supervisor's and freed on the
+        // control thread's: with one arena each freed block is reused by the
+        // next, and an hour of switches and restarts ends where it began
+        // (Benchmarks/churn.sh). The real-time thread allocates nothing, so it
+        // never waits on the arena's lock.
+        _ = tactus_single_malloc_arena()
     }
 
     deinit {

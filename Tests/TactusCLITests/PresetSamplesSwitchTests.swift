@@ -4,7 +4,7 @@ import Testing
 import TactusCore
 
 /// A preset switch while running brings the preset's WAV samples with it: read
-/// on the control thread before the switch (`SampleFilesInUse`), carried by the
+/// on a thread of their own before the switch (`SampleFilesInUse.read`), carried by the
 /// bar change, heard from its bar line. A sample that does not decode refuses
 /// the preset with the field's path; `--sample-*` stays through every switch.
 @Suite("Preset samples on a switch while running")
@@ -24,10 +24,22 @@ struct PresetSamplesSwitchTests {
         for (name, text) in presets { try text.write(toFile: "\(folder)/\(name).json", atomically: true, encoding: .utf8) }
     }
 
-    func switcher(_ inUse: SampleFilesInUse) -> PresetSwitcher {
+    /// The switcher of the run mode, its samples read on their thread; `wait`:
+    /// each read waited for, so a switch is `.switched` (or `.refused`) at once.
+    func switcher(_ inUse: SampleFilesInUse, wait: Bool = true) -> PresetSwitcher {
         var s = PresetSwitcher(library: PresetLibrary.load(PresetDirectories(shipped: folder, user: nil)), sampleRate: 48_000)
-        s.samples = { entry, rate throws(PresetError) in try inUse.soundSet(for: entry, sampleRate: rate) }
+        s.samples = { entry, rate in
+            let read = inUse.read(for: entry, sampleRate: rate)
+            if wait, let read { _ = Self.waitFor(read) }
+            return read
+        }
         return s
+    }
+
+    /// Waits up to 10 s for `read` to finish; whether it did.
+    static func waitFor(_ read: SampleRead) -> Bool {
+        for _ in 0..<10_000 where !read.isFinished { usleep(1000) }
+        return read.isFinished
     }
 
     /// The sounds riding on the first command pushed (the bar change), and how many commands there were.
@@ -74,6 +86,48 @@ struct PresetSamplesSwitchTests {
         #expect(pushed(control).count == 0)
         #expect(s.current?.preset.name == "Sampled")
         #expect(inUse.current == [.accent: folder + "/acc.wav"])
+    }
+
+    @Test func theSamplesAreReadOnAThreadOfTheirOwnAndTheSwitchComesOnceTheyAre() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // The accent sample is a named pipe: its reader blocks until this thread writes it,
+        // so the switch can only return while it reads if the reading is on another thread.
+        #expect(mkfifo(folder + "/pipe.wav", 0o600) == 0)
+        try #"{ "format": 1, "name": "Piped", "tempo": 133, "sounds": { "accent": { "sample": "pipe.wav" } } }"#
+            .write(toFile: folder + "/piped.json", atomically: true, encoding: .utf8)
+        let control = UnsafeMutablePointer<EngineControl>.allocate(capacity: 1)
+        control.initialize(to: EngineControl())
+        defer { control.deinitialize(count: 1); control.deallocate() }
+        let inUse = SampleFilesInUse(Options())
+        var s = switcher(inUse, wait: false)
+        s.started(with: s.library.entries.first { $0.preset.name == "Plain" }!)
+
+        let piped = try #require(s.library.entries.first { $0.preset.name == "Piped" })
+        #expect(s.select(named: "Piped", control: control.pointee) == .loading(piped))
+        #expect(s.loadingEntry == piped)
+        usleep(20_000)
+        #expect(s.poll(control: control.pointee) == nil, "still reading")
+        #expect(pushed(control).count == 0, "nothing sent: Plain plays on")
+        #expect(s.current?.preset.name == "Plain")
+
+        // The WAV's bytes into the pipe: open() returns once the reading thread has it open.
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: folder + "/acc.wav"))
+        let pipe = open(folder + "/pipe.wav", O_WRONLY)
+        #expect(pipe >= 0)
+        _ = bytes.withUnsafeBytes { write(pipe, $0.baseAddress, $0.count) }
+        close(pipe)
+        var outcome: PresetSwitcher.Outcome?
+        for _ in 0..<10_000 where outcome == nil {
+            outcome = s.poll(control: control.pointee)
+            if outcome == nil { usleep(1000) }
+        }
+        #expect(outcome == .switched(piped))
+        #expect(s.loadingEntry == nil && s.current == piped)
+        let switched = pushed(control)
+        let set = try #require(switched.sounds)
+        #expect(Array(set.samples(.accent)) == [0.25, -0.25, 0.125])
+        #expect(switched.count == 4)
+        set.deallocate()
     }
 
     @Test func aSampleGivenOnTheCommandLineStaysThroughASwitch() throws {

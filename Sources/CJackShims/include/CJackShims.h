@@ -28,4 +28,8 @@ static inline void tactus_prefault_stack(void) {
     volatile unsigned char stack[128 * 1024];
     for (unsigned long i = 0; i < sizeof stack; i += 4096) stack[i] = 0;
 }
+
+/// One malloc arena for every thread (mallopt M_ARENA_MAX, <malloc.h>): see
+/// JackMetronome.init for why the JACK client asks for it.
+static inline int tactus_single_malloc_arena(void) { return mallopt(M_ARENA_MAX, 1); }
 #endif

@@ -13,6 +13,9 @@ public struct PresetSwitcher {
         case refused(PresetError)
         /// The request selects no preset (a program number past the list); nothing changed.
         case ignored(String)
+        /// The preset's samples are being read (`SampleRead`): the preset playing
+        /// goes on; `poll` gives the switch (or the refusal) once they are read.
+        case loading(PresetEntry)
     }
 
     public private(set) var library: PresetLibrary
@@ -22,11 +25,16 @@ public struct PresetSwitcher {
     public var switchPoint: SwitchPoint
     /// The engine's sample rate, read at each switch (the JACK server's may change).
     public var sampleRate: () -> Int
-    /// Reads a preset's WAV samples at `sampleRate`, off the real-time thread, before
-    /// the switch: nil when the preset sounds as the one playing (nothing to swap),
-    /// a `PresetError` naming the field when a file does not decode (the preset is
-    /// refused, like any other broken preset). Nil: samples are not switched.
-    public var samples: ((PresetEntry, Int) throws(PresetError) -> SoundSet?)?
+    /// Starts reading a preset's WAV samples at `sampleRate`, off the control thread,
+    /// before the switch: nil when the preset sounds as the one playing (nothing to
+    /// swap); a read that ends in a `PresetError` naming the field of a file that
+    /// does not decode refuses the preset, like any other broken preset. Nil:
+    /// samples are not switched.
+    public var samples: ((PresetEntry, Int) -> SampleRead?)?
+    /// The preset whose samples are being read, its place in the list, and the read.
+    private var loading: (entry: PresetEntry, index: Int?, read: SampleRead)?
+    /// The preset waiting for its samples (`Outcome.loading`), nil when none.
+    public var loadingEntry: PresetEntry? { loading?.entry }
     /// `--gain`, kept when a preset sets the other gains.
     public var masterGain: Float
     private let loader: (String) throws(PresetError) -> Preset
@@ -101,12 +109,38 @@ public struct PresetSwitcher {
         return apply(PresetEntry(preset: preset, file: file, origin: .file), index: library.entries.firstIndex { $0.file == file }, control: control)
     }
 
-    private mutating func apply(_ entry: PresetEntry, index: Int?, control: borrowing EngineControl) -> Outcome {
-        let rate = sampleRate()
-        var sounds: SoundSet?
-        if let samples {
-            do throws(PresetError) { sounds = try samples(entry, rate) } catch { return .refused(error) }
+    /// The control thread, each round: the switch to the preset whose samples
+    /// were being read, once they are (or its refusal); nil while they read or
+    /// when nothing does. Samples read at a rate the engine no longer runs at are
+    /// read again at the new one.
+    public mutating func poll(control: borrowing EngineControl) -> Outcome? {
+        guard let loading, let outcome = loading.read.take() else { return nil }
+        self.loading = nil
+        switch outcome {
+        case .failure(let error):
+            return .refused(error)
+        case .success(let sounds):
+            guard loading.read.sampleRate == sampleRate() else {
+                sounds.deallocate()
+                return apply(loading.entry, index: loading.index, control: control)
+            }
+            return switchNow(loading.entry, index: loading.index, sounds: sounds, control: control)
         }
+    }
+
+    /// A newer choice wins over a preset still waiting for its samples.
+    private mutating func apply(_ entry: PresetEntry, index: Int?, control: borrowing EngineControl) -> Outcome {
+        loading?.read.abandon()
+        loading = nil
+        if let read = samples?(entry, sampleRate()) {
+            loading = (entry, index, read)
+            return poll(control: control) ?? .loading(entry)
+        }
+        return switchNow(entry, index: index, sounds: nil, control: control)
+    }
+
+    private mutating func switchNow(_ entry: PresetEntry, index: Int?, sounds: SoundSet?, control: borrowing EngineControl) -> Outcome {
+        let rate = sampleRate()
         guard entry.preset.apply(to: control, sampleRate: rate, at: switchPoint, masterGain: masterGain, samples: sounds) else {
             sounds?.deallocate()
             return .refused(PresetError(file: entry.file, problem: "the engine's command queue is full; try again", allowed: nil))

@@ -18,7 +18,8 @@ final class SessionHarness {
         PresetEntry(preset: Preset(name: "C", tempo: BPM(90), program: UInt7(2)), file: "/p/c.json", origin: .shipped),
     ], user: [])
 
-    init(tempo: Double = 120, presets: Bool = false) {
+    /// `samples`: the switcher's sample reader (none: presets bring no samples).
+    init(tempo: Double = 120, presets: Bool = false, samples: ((PresetEntry, Int) -> SampleRead?)? = nil) {
         startTempo = BPM(tempo)
         engine = .allocate(capacity: 1)
         engine.initialize(to: EngineControl())
@@ -33,6 +34,7 @@ final class SessionHarness {
                 return entry.preset
             }
             switcher?.started(with: SessionHarness.library.entries[0])
+            switcher?.samples = samples
         }
         let ring = input
         session = ControlSession(configuration: PressureConfiguration(), tempo: BPM(tempo), engine: engine, inputs: [{ ring.pointee.pop() }],
@@ -58,6 +60,16 @@ final class SessionHarness {
     func poll(at seconds: Double) {
         clock.time = .seconds(seconds)
         session.poll()
+    }
+
+    /// The last tempo written by the rounds a microsecond before `seconds` (must be
+    /// none: `Issue` otherwise) and at `seconds`.
+    func savedFirstAt(_ seconds: Double) -> [BPM] {
+        clock.time = ControlTime.seconds(seconds) + -1
+        session.poll()
+        if !saved.isEmpty { Issue.record("written before \(seconds) s: \(saved)") }
+        poll(at: seconds)
+        return saved
     }
 
     /// Every command the session pushed, in order (the ring drained into it).
@@ -95,7 +107,60 @@ struct ControlSessionTests {
         h.key(.tempoStep(-1), at: 0.3)
         #expect(h.tempo == BPM(130))
         #expect(h.session.loop.controller.tempo == BPM(130), "the controller knows: a hold goes on from here")
-        #expect(h.saved == [BPM(121), BPM(131), BPM(130)])
+        // Kept once it has stood 2 s: not at each press.
+        #expect(h.savedFirstAt(2.3) == [BPM(130)])
+    }
+
+    @Test func aBurstOfFiftyPressesWritesTheLastTempoOnceWhenItHasSettled() {
+        let h = SessionHarness(tempo: 120)
+        // 50 presses 50 ms apart (a key held down in a terminal repeats about so),
+        // the control thread's round after each.
+        for i in 0..<50 { h.key(.tempoStep(1), at: 1 + 0.05 * Double(i)) }
+        #expect(h.tempo == BPM(170))
+        #expect(h.saved.isEmpty)
+        // The last press at 3.45: the tempo settles at 5.45, the round asks to be woken then.
+        #expect(h.session.poll() == .seconds(5.45))
+        #expect(h.savedFirstAt(5.45) == [BPM(170)])
+        h.poll(at: 9)
+        h.session.finish()
+        #expect(h.saved == [BPM(170)], "one write, with the tempo the burst ended at")
+        #expect(h.session.poll() == nil, "nothing left to write: no deadline")
+    }
+
+    @Test func aTempoNotYetSettledIsWrittenOnTheWayOutAndOnlyOnce() {
+        let h = SessionHarness(tempo: 120)
+        h.key(.tempoStep(10), at: 1)
+        h.key(.tempoStep(-1), at: 1.5)
+        h.poll(at: 2)
+        #expect(h.saved.isEmpty)
+        h.session.finish()
+        h.session.finish()
+        #expect(h.saved == [BPM(129)])
+    }
+
+    @Test func aTempoBackWhereItWasWrittenLastIsNotWrittenAgain() {
+        let h = SessionHarness(tempo: 120)
+        h.key(.tempoStep(1), at: 0)
+        h.poll(at: 2)
+        h.key(.tempoStep(1), at: 3)
+        h.key(.tempoStep(-1), at: 3.1)
+        h.poll(at: 6)
+        h.session.finish()
+        #expect(h.saved == [BPM(121)])
+    }
+
+    @Test func aPressureHoldIsKeptOnceAfterItsRelease() {
+        let h = SessionHarness(tempo: 120)
+        let up = UInt7(72)!
+        // Two holds 1 s apart: the first one's 121 does not stand 2 s before the second moves on.
+        h.midi(.noteOn(channel: ch, note: up, velocity: UInt7(100)!), at: 0)
+        h.midi(.noteOff(channel: ch, note: up, velocity: UInt7(0)!), at: 0.05)
+        h.poll(at: 0.1)
+        h.midi(.noteOn(channel: ch, note: up, velocity: UInt7(100)!), at: 1)
+        h.midi(.noteOff(channel: ch, note: up, velocity: UInt7(0)!), at: 1.05)
+        h.poll(at: 1.1)
+        #expect(h.tempo == BPM(122))
+        #expect(h.savedFirstAt(3.1) == [BPM(122)])
     }
 
     @Test func arrowsClampAtTheRange() {
@@ -171,7 +236,8 @@ struct ControlSessionTests {
         h.key(.tap, at: 11.2)
         #expect(h.tempo == BPM(100))
         #expect(h.session.message == "tap tempo: 100 BPM from 3 taps")
-        #expect(h.saved == [BPM(100), BPM(100)])
+        h.poll(at: 13.2)
+        #expect(h.saved == [BPM(100)], "the second tap's 100 and the third's are one write, 2 s after the third")
     }
 
     @Test func bracketsWalkThePresetListBothWaysAndWrap() {

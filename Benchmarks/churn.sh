@@ -1,0 +1,187 @@
+#!/usr/bin/env bash
+# Churn: Tactus played with for SECONDS on a private jackd (dummy backend, 48 kHz,
+# period 256), its memory, descriptors and threads read every 5 s.
+#
+# `tactus run -i` runs in a private tmux (the live display, keys typed into it)
+# with two user presets whose accent samples differ (each switch reads a WAV
+# on the sample thread). Every minute a new `tactus-jack-probe send` client
+# connects to tactus:control and plays, from its first cycle: a pressure hold
+# every 10 s (up and down keys in turn, light then strong, let go after 1.5 s),
+# a Program Change every 30 s (the presets in turn); then it closes (a client
+# and a connection gone). Every 10 s a tempo key is typed (→ ← ↑ ↓ in turn),
+# every 30 s three taps; every 15 s tactus:click is connected to or
+# disconnected from system:playback_1. The server is stopped and started again
+# at the middle minute, the fourth at the earliest (after the baseline; Tactus
+# waits and comes back on its own).
+#
+# Writes samples.txt (`SECONDS RSS_ANON_KB THREADS FDS CONTROL_THREAD_TICKS`),
+# jackd logs and tactus's screen, then Benchmarks/churn_report.py's verdict:
+# RssAnon at the end (3 s after the last input, no controller client open)
+# within 64 kB of the sample at 178 s (the same; churn_report.py says why not
+# the first minute), the same descriptors and threads; churn.json beside them. Exit status 1 when
+# something grew, 2 when the run itself failed.
+#
+# Usage: Benchmarks/churn.sh [SECONDS]          (default 3600; whole minutes, at least 300)
+# Env:   TACTUS_BENCH_OUT=DIR      keep everything there (default: a temporary folder)
+#        TACTUS_CHURN_BIN=DIR      the tactus and tactus-jack-probe to run (default:
+#                                  the release build, built unless TACTUS_BENCH_NO_BUILD=1)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../scripts/lib/common.sh"
+cd "$TACTUS_ROOT"
+fail() { say "$*"; exit 2; }
+seconds=${1:-3600}
+# Whole minutes: the last minute's controller has switched back to the first preset,
+# so the end is read with the preset the baseline was.
+[ "$seconds" -ge 300 ] && [ $((seconds % 60)) -eq 0 ] \
+    || fail "Benchmarks/churn.sh: SECONDS must be whole minutes, at least 300 (the third minute's end is the baseline), not $seconds"
+out=${TACTUS_BENCH_OUT:-$(mktemp -d "${TMPDIR:-/tmp}/tactus-churn.XXXXXX")}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+rm -f "$out"/samples.txt "$out"/churn.json "$out"/jackd-*.log "$out"/sender-*.log
+
+if [ -n "${TACTUS_CHURN_BIN:-}" ]; then
+    bin=$TACTUS_CHURN_BIN
+else
+    find_swift
+    if [ -z "${TACTUS_BENCH_NO_BUILD:-}" ]; then
+        ensure_packages "${BUILD_PACKAGES[@]}" python3 tmux
+        swift build -c release --product tactus >&2
+        swift build -c release --product tactus-jack-probe >&2
+    fi
+    bin=$(swift build -c release --show-bin-path)
+fi
+command -v tmux >/dev/null || fail "Benchmarks/churn.sh needs tmux (Debian package tmux)"
+
+server="tactus-churn-$$"
+socket="tactus-churn-$$"
+jackd_pid=""
+sender_pid=""
+cleanup() {
+    tmux -L "$socket" kill-server 2>/dev/null || true
+    if [ -n "$sender_pid" ]; then kill "$sender_pid" 2>/dev/null || true; wait "$sender_pid" 2>/dev/null || true; fi
+    if [ -n "$jackd_pid" ]; then kill "$jackd_pid" 2>/dev/null || true; wait "$jackd_pid" 2>/dev/null || true; fi
+}
+trap cleanup EXIT
+
+restarts=0
+start_jackd() {
+    jackd -n "$server" -d dummy -r 48000 -p 256 >"$out/jackd-$restarts.log" 2>&1 &
+    jackd_pid=$!
+    for _ in $(seq 100); do jack_lsp -s "$server" >/dev/null 2>&1 && return 0; sleep 0.1; done
+    fail "jackd $server did not start: $(cat "$out/jackd-$restarts.log")"
+}
+
+# Private XDG folders: two presets, each with its own accent sample (0.5 s of a
+# decaying tone, 48 kHz), no saved tempo, no learned controller.
+export XDG_CONFIG_HOME="$out/xdg/config" XDG_STATE_HOME="$out/xdg/state"
+presets="$XDG_CONFIG_HOME/tactus/presets"
+mkdir -p "$presets" "$XDG_STATE_HOME"
+python3 -B - "$presets" <<'EOF'
+import math, struct, sys, wave
+folder = sys.argv[1]
+for name, program, tempo, pitch in (("Churn A", 0, 120, 1200), ("Churn B", 1, 133, 1800)):
+    stem = name.split()[1].lower()
+    with wave.open(f"{folder}/{stem}.wav", "wb") as w:
+        w.setnchannels(1); w.setsampwidth(2); w.setframerate(48000)
+        w.writeframes(b"".join(struct.pack("<h", int(20000 * math.exp(-i / 2400) * math.sin(2 * math.pi * pitch * i / 48000)))
+                               for i in range(24000)))
+    with open(f"{folder}/{stem}.json", "w") as f:
+        f.write(f'{{ "format": 1, "name": "{name}", "tempo": {tempo}, "program": {program}, '
+                f'"sounds": {{ "accent": {{ "sample": "{stem}.wav" }} }} }}\n')
+EOF
+
+# One minute of the controller, from the sender's first cycle: holds at 1, 11, … 51 s,
+# Program Change at 5 and 35 s.
+python3 -B - "$out/minute.txt" <<'EOF'
+import sys
+lines = []
+for k in range(6):
+    t, key = 1 + 10 * k, 72 if k % 2 == 0 else 71
+    lines += [f"{t:.3f} 90 {key:x} 64", f"{t + 0.05:.3f} d0 3c", f"{t + 0.8:.3f} d0 78",
+              f"{t + 1.5:.3f} d0 0", f"{t + 1.5:.3f} 80 {key:x} 0"]
+lines += ["5.000 c0 01", "35.000 c0 00"]
+with open(sys.argv[1], "w") as f:
+    f.write("\n".join(sorted(lines, key=lambda l: float(l.split()[0]))) + "\n")
+EOF
+
+start_jackd
+tmux -L "$socket" -f /dev/null new-session -d -s tactus -x 100 -y 30 \
+    "exec env JACK_DEFAULT_SERVER=$server '$bin/tactus' run -i -s '$server' --preset 'Churn A' 2>'$out/tactus.stderr'"
+pid=$(tmux -L "$socket" display -p -t tactus '#{pane_pid}')
+for _ in $(seq 100); do jack_lsp -s "$server" 2>/dev/null | grep -q '^tactus:control$' && break; sleep 0.1; done
+jack_lsp -s "$server" 2>/dev/null | grep -q '^tactus:control$' || { tmux -L "$socket" capture-pane -p -t tactus; fail "tactus did not start: $(cat "$out/tactus.stderr")"; }
+
+sample() { # SECONDS: one line of samples.txt
+    [ -d "/proc/$pid" ] || return 0
+    local rss threads fds ticks
+    rss=$(awk '/^RssAnon:/ { print $2 }' "/proc/$pid/status")
+    threads=$(awk '/^Threads:/ { print $2 }' "/proc/$pid/status")
+    fds=$(find "/proc/$pid/fd" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l)
+    # utime + stime of the main thread, the control thread (clock ticks, `getconf CLK_TCK`).
+    ticks=$(sed 's/.*) //' "/proc/$pid/task/$pid/stat" | awk '{ print $12 + $13 }')
+    echo "$1 $rss $threads $fds $ticks" >>"$out/samples.txt"
+}
+
+keys=(Right Left Up Down)
+minutes=$(((seconds + 59) / 60))
+restart_at=$((minutes / 2 > 4 ? minutes / 2 : 4))
+started=$(date +%s)
+minute=0
+connected=0
+# The next time (seconds from the start) each thing is due: a slow step (the
+# taps take 1.5 s, a restart a few) delays what falls in it, skips nothing.
+next_key=3 next_taps=20 next_connection=7 next_sample=3
+say "churn: $seconds s on jackd $server, tactus PID $pid (restart at minute $restart_at)"
+while :; do
+    now=$(($(date +%s) - started))
+    ((now >= seconds)) && break
+    if ((now >= minute * 60)); then
+        if [ -n "$sender_pid" ]; then wait "$sender_pid" 2>/dev/null || true; sender_pid=""; fi
+        if ((minute == restart_at && minute > 0)); then
+            say "minute $minute: restarting jackd"
+            kill -TERM "$jackd_pid"; wait "$jackd_pid" 2>/dev/null || true
+            restarts=$((restarts + 1))
+            start_jackd
+            for _ in $(seq 150); do jack_lsp -s "$server" 2>/dev/null | grep -q '^tactus:control$' && break; sleep 0.1; done
+            connected=0
+        fi
+        "$bin/tactus-jack-probe" send -s "$server" --name "presser$minute" --to tactus:control --script "$out/minute.txt" \
+            >"$out/sender-$minute.log" 2>&1 &
+        sender_pid=$!
+        minute=$((minute + 1))
+    fi
+    if ((now >= next_key)); then
+        tmux -L "$socket" send-keys -t tactus "${keys[$(((next_key / 10) % 4))]}"
+        next_key=$((next_key + 10))
+    fi
+    if ((now >= next_taps)); then
+        for _ in 1 2 3; do tmux -L "$socket" send-keys -t tactus t; sleep 0.5; done
+        next_taps=$((next_taps + 30))
+    fi
+    if ((now >= next_connection)); then
+        if ((connected)); then jack_disconnect -s "$server" tactus:click system:playback_1 >/dev/null 2>&1 || true; connected=0
+        else jack_connect -s "$server" tactus:click system:playback_1 >/dev/null 2>&1 || true; connected=1; fi
+        next_connection=$((next_connection + 15))
+    fi
+    # Every 5 s from 3 s: 178 s is the baseline (the third minute's controller has
+    # closed, the next is not open yet: the state the end is read in).
+    if ((now >= next_sample)); then
+        sample "$now"
+        next_sample=$((next_sample + 5))
+    fi
+    # To the next whole second since the start.
+    sleep "$(python3 -c "import time; print(max(0.05, 1 - (time.time() - $started) % 1))")"
+done
+# The end: the last sender gone, 3 s without input (no hold, no switch, no sample read running).
+if [ -n "$sender_pid" ]; then kill "$sender_pid" 2>/dev/null || true; wait "$sender_pid" 2>/dev/null || true; sender_pid=""; fi
+sleep 3
+sample "$(($(date +%s) - started))"
+tmux -L "$socket" capture-pane -p -t tactus >"$out/screen.txt" 2>/dev/null || true
+tmux -L "$socket" send-keys -t tactus q
+for _ in $(seq 50); do [ -d "/proc/$pid" ] || break; sleep 0.1; done
+kill -TERM "$jackd_pid"; wait "$jackd_pid" 2>/dev/null || true
+jackd_pid=""
+
+cat "$out"/jackd-*.log >"$out/jackd.log"
+python3 -B "$here/churn_report.py" "$out" --seconds "$seconds" --restarts "$restarts" --clock-ticks "$(getconf CLK_TCK)"
