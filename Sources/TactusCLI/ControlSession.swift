@@ -61,6 +61,12 @@ public final class ControlSession<Clock: ControlClock> {
     public var presetSwitched: (PresetEntry) -> Void = { _ in }
     /// Called when a tempo should be kept as the last tempo (a hold ended, a key, a tap).
     public var saveLastTempo: (BPM) -> Void = { _ in }
+    /// Who owns the tempo when it is not Tactus (`--transport follow`: the JACK
+    /// timebase master): the engine drops the player's tempo changes, and the
+    /// player is told so once a hold (or a key), the cues going on as ever.
+    public var tempoOwner: String?
+    private var ownerTempoSeen: BPM?
+    private var saidOwner = false
 
     /// - Parameters:
     ///   - tempo: the tempo the engine starts with.
@@ -93,6 +99,13 @@ public final class ControlSession<Clock: ControlClock> {
         if let expires = messageExpires, clock.now() >= expires { clearMessage() }
         let next = loop.poll()
         if loop.lastPollInputs > 0 { controllerHeard = true }
+        if let owner = tempoOwner {
+            if let seen = ownerTempoSeen, seen != loop.tempo, !saidOwner {
+                say("the tempo is \(owner)'s: keys and pressure do not change it while following")
+                saidOwner = true
+            }
+            ownerTempoSeen = loop.tempo
+        }
         return next
     }
 
@@ -106,6 +119,7 @@ public final class ControlSession<Clock: ControlClock> {
             let running = engine.pointee.status.running.load(ordering: .acquiring)
             engine.pointee.commands.push(running ? .stop : .start)
         case .tempoStep(let step):
+            saidOwner = false
             let tempo = loop.tempo.adding(Double(step))
             loop.setTempo(tempo)
             saveLastTempo(tempo)
@@ -235,6 +249,7 @@ public final class ControlSession<Clock: ControlClock> {
             case .continue: engine.pointee.commands.push(.continue)
             }
         case .lastTempo(let tempo):
+            saidOwner = false
             saveLastTempo(tempo)
         case .message(let text):
             say(text)

@@ -3,7 +3,13 @@
 extension Engine {
     mutating func apply(_ command: EngineCommand, blockStart: Int64, control: borrowing EngineControl) {
         nextPoint = nil
+        heldView = nil
         switch command {
+        case .start where sourced, .continue where sourced, .stop where sourced:
+            // A time source owns start and stop (JACK transport in follow mode):
+            // the request is counted for the host to hand on to the source.
+            control.status.transportRequests.add(1, ordering: .relaxed)
+            control.status.lastTransportRequest.store(command.isStop ? 0 : 1, ordering: .relaxed)
         case .start:
             beginRolling(at: blockStart)
             agenda.schedule(AgendaEntry(pulse: nextClock, change: .transport(.start)))

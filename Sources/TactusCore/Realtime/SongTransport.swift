@@ -77,6 +77,13 @@ struct SongTransport: BitwiseCopyable {
         meterOriginSong = p - songOrigin
     }
 
+    /// A time source's bar line: bar `number` starts at song pulse `songPulse`,
+    /// in the meter in force.
+    mutating func align(bar number: Int, atSongPulse songPulse: Int64) {
+        meterOriginSong = songPulse
+        meterOriginBar = number
+    }
+
     /// A new song from bar 1 (a bar setting chosen while stopped).
     mutating func newSong() {
         resumeSongPulse = 0
