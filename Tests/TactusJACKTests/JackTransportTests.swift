@@ -322,12 +322,40 @@ extension JACKServerTests {
         @Test func followClicksOnTheMastersBeatsThroughATempoStepAMeterChangeAndALocate() throws {
             let server = try JackTestServer()
             defer { server.stop() }
+            try Self.follow(on: Host(server), tolerance: 1)
+        }
+
+        /// The same on PipeWire's JACK (0.3.65), where it differs: a follower's
+        /// cycle reads the transport a period behind the frames it plays (the
+        /// master's BBT reaches it one cycle later than on jackd), and the BBT's
+        /// frame and tick do not line up from cycle to cycle to the tick. Pinned:
+        /// every click from the second beat after the start, the tempo step and the
+        /// locate is one period (256 frames) late, within two ticks (±25 frames);
+        /// the Start and the locate's Stop, Song Position 176 and Continue as on jackd.
+        @Test(.enabled(if: PipeWireTestServer.isInstalled, "needs pipewire, pipewire-jack, pipewire-bin (scripts/test installs them)"))
+        func followOnPipeWireClicksOnePeriodLateWithinTwoTicks() throws {
+            let pw = try PipeWireTestServer()
+            defer { pw.stop() }
+            let errors = try Self.followErrors(on: Host(pw), tolerance: 25, offset: 256, exact: false)
+            print("PipeWire follow: errors against the master's beat from \(errors.min() ?? 0) to \(errors.max() ?? 0) frames (the period is 256)")
+            #expect(errors.count >= 40)
+        }
+
+        /// Each click's error against the map, signed, from `follow(on:)` (for PipeWire's pin).
+        static func follow(on server: Host, tolerance: Double) throws {
+            _ = try followErrors(on: server, tolerance: tolerance)
+        }
+
+        /// `exact`: jackd's rules too (the master's stop at the end heard as Stop and
+        /// Song Position alone, 24 ticks between every two clicks).
+        static func followErrors(on server: Host, tolerance: Double, offset: Double = 0, exact: Bool = true) throws -> [Double] {
+            var errors: [Double] = []
             var master: Process?
-            let (r, log) = try Self.record(server, "follow", seconds: 24, ["--transport", "follow", "--bpm", "100", "--start-stopped"]) { _ in
-                master = try Self.probe(server, ["transport", "master", "--segments", "0:120:4,16:133:4,32:133:3", "--seconds", "22"], tag: "master")
+            let (r, log) = try Self.record(on: server, "follow", seconds: 24, ["--transport", "follow", "--bpm", "100", "--start-stopped"]) { _ in
+                master = try Self.probe(on: server, ["transport", "master", "--segments", "0:120:4,16:133:4,32:133:3", "--seconds", "22"], tag: "master")
                 // Past bar 9 (15.2 s): the follower has seen the meter change the master's bars count from.
                 Thread.sleep(forTimeInterval: 16.5)
-                let locateProbe = try Self.probe(server, ["transport", "locate", "990315"], tag: "locate")
+                let locateProbe = try Self.probe(on: server, ["transport", "locate", "990315"], tag: "locate")
                 #expect(TestProcess.wait(locateProbe, seconds: 10) == 0)
             }
             if let master { #expect(TestProcess.wait(master, seconds: 20) == 0) }
@@ -344,7 +372,7 @@ extension JACKServerTests {
                 return Double(row.transportFrame + (f - row.frame))
             }
             let clicks = r.onsets.filter { $0.port == 1 }
-            guard let stop = r.midi().first(where: { $0.bytes == [0xFC] }) else { Issue.record("no Stop for the locate: \(r.midi().filter { $0.bytes != [0xF8] }.map(\.bytes))"); return }
+            guard let stop = r.midi().first(where: { $0.bytes == [0xFC] }) else { Issue.record("no Stop for the locate: \(r.midi().filter { $0.bytes != [0xF8] }.map(\.bytes))"); return errors }
             var worst = 0.0, checked = 0
             var skippedAfter: Set<String> = []
             for click in clicks {
@@ -356,19 +384,20 @@ extension JACKServerTests {
                     skippedAfter.insert(event)
                     continue
                 }
-                let error = t - nearest.frame
+                let error = t - nearest.frame - offset
+                errors.append(error + offset)
                 worst = max(worst, abs(error))
                 checked += 1
-                #expect(abs(error) <= 1, "click at transport frame \(t): bar \(nearest.bar) beat \(nearest.beat) is at \(nearest.frame)")
+                #expect(abs(error) <= tolerance, "click at transport frame \(t): bar \(nearest.bar) beat \(nearest.beat) is at \(nearest.frame)")
                 #expect((click.value > 0.8) == (nearest.beat == 1), "accent at bar \(nearest.bar) beat \(nearest.beat)")
             }
-            print("transport follow: \(checked) clicks checked, worst \(worst) frames from the master's beat, xruns \(r.xruns)")
+            print("transport follow (\(server.serverArguments.isEmpty ? "PipeWire" : "jackd")): \(checked) clicks checked, worst \(worst) frames from the master's beat, xruns \(r.xruns)")
             #expect(checked >= 40, "clicks checked \(checked)")
             // The locate: Stop, Song Position 176 (0xF2 0x30 0x01), Continue on bar 13's first beat.
             let transportEvents = r.midi().filter { $0.bytes != [0xF8] }
             #expect(Array(transportEvents.prefix(4).map(\.bytes)) == [[0xFA], [0xFC], [0xF2, 0x30, 0x01], [0xFB]], "\(transportEvents.map(\.bytes))")
             // The master's stop at its end: Stop and Song Position, nothing else.
-            #expect(transportEvents.count == 6 && transportEvents[4].bytes == [0xFC] && transportEvents[5].bytes.first == 0xF2, "\(transportEvents.map(\.bytes))")
+            #expect(!exact || transportEvents.count == 6 && transportEvents[4].bytes == [0xFC] && transportEvents[5].bytes.first == 0xF2, "\(transportEvents.map(\.bytes))")
             if let cont = transportEvents.first(where: { $0.bytes == [0xFB] && $0.frame >= stop.frame }), let t = transportFrame(cont.frame) {
                 // Placed from the first cycle after the locate, which bounds the phase to one tick (11.3 frames at 133).
                 print("transport follow: Continue at transport frame \(t), bar 13 at 990315.8")
@@ -381,7 +410,8 @@ extension JACKServerTests {
             for (a, b) in zip(clickFrames, clickFrames.dropFirst()) where !(a < stop.frame && b >= stop.frame) {
                 counts.append(ticks.filter { $0 >= a && $0 < b }.count)
             }
-            #expect(Set(counts) == [24], "ticks between clicks \(counts)")
+            #expect(!exact || Set(counts) == [24], "ticks between clicks \(counts)")
+            return errors
         }
     }
 }
