@@ -310,6 +310,39 @@ extension JACKServerTests {
             #expect(!log.contains("timebase master"), "join asks for no timebase")
         }
 
+        /// The space key in the interactive display starts Tactus and the
+        /// transport with it; the JACK row shows the mode, the roll and the timebase.
+        @Test func joinTheSpaceKeyStartsTheTransportAndTheDisplaySaysSo() throws {
+            let server = try JackTestServer()
+            defer { server.stop() }
+            let out = TestFiles.file("\(server.name).space.recording")
+            let ready = TestFiles.file("\(server.name).space.ready")
+            let recorder = try TestProcess.launch(TestFiles.probe, [
+                "record", "-s", server.name, "--name", "rec", "--out", out.path, "--ready", ready.path, "--transport", "--seconds", "6",
+            ], output: TestFiles.file("\(server.name).space.recorder.log"))
+            #expect(TestProcess.waitForFile(ready, seconds: 10))
+            let run = try JACKServerTests.InteractiveDisplay.Run(server: server, name: "spacejoin", [
+                "--transport", "join", "--start-stopped", "--bpm", "120", "--connect-clock", "rec:midi_1", "rec:audio_1",
+            ], width: 160)
+            let stopped = run.tmux.waitFor { $0.contains { $0.contains("transport join, stopped; timebase none") } }
+            #expect(stopped != nil, "\((try? run.tmux.screen()) ?? [])")
+            try run.tmux.keys("Space")
+            let rolling = run.tmux.waitFor { $0.contains { $0.contains("transport join, rolling; timebase none") } }
+            #expect(rolling != nil, "\((try? run.tmux.screen()) ?? [])")
+            Thread.sleep(forTimeInterval: 1)
+            try run.tmux.keys("q")
+            #expect(run.waitForExit() == 0)
+            #expect(TestProcess.wait(recorder, seconds: 20) == 0)
+            let r = try Recording(contentsOf: out)
+            let start = r.midi().first { $0.bytes == [0xFA] }
+            let roll = r.transport.first(where: \.rolling)
+            #expect(start != nil && roll?.transportFrame == 0, "\(String(describing: roll))")
+            if let start, let roll {
+                print("transport join: the space key's Start → transport rolling \(Double(roll.frame - start.frame) / Self.rate * 1000) ms later")
+                #expect(roll.frame >= start.frame && roll.frame - start.frame < 4800)
+            }
+        }
+
         // MARK: - follow
 
         /// The test master: 120 BPM 4/4, 133 from bar 5, 3/4 from bar 9, integer
