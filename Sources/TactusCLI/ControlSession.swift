@@ -70,6 +70,12 @@ public final class ControlSession<Clock: ControlClock> {
     /// and by `finish()`, never once per press.
     public var saveLastTempo: (BPM) -> Void = { _ in }
     private var lastTempo = SettledTempo()
+    /// Who owns the tempo when it is not Tactus (`--transport follow`: the JACK
+    /// timebase master): the engine drops the player's tempo changes, and the
+    /// player is told so once a hold (or a key), the cues going on as ever.
+    public var tempoOwner: String?
+    private var ownerTempoSeen: BPM?
+    private var saidOwner = false
 
     /// - Parameters:
     ///   - tempo: the tempo the engine starts with.
@@ -104,6 +110,13 @@ public final class ControlSession<Clock: ControlClock> {
         if let outcome = presets?.poll(control: engine.pointee) { apply(outcome) }
         let next = loop.poll()
         if loop.lastPollInputs > 0 { controllerHeard = true }
+        if let owner = tempoOwner {
+            if let seen = ownerTempoSeen, seen != loop.tempo, !saidOwner {
+                say("the tempo is \(owner)'s: keys and pressure do not change it while following")
+                saidOwner = true
+            }
+            ownerTempoSeen = loop.tempo
+        }
         if let tempo = lastTempo.due(at: clock.now()) { saveLastTempo(tempo) }
         return ControlTime.earliest(next, lastTempo.deadline)
     }
@@ -128,6 +141,7 @@ public final class ControlSession<Clock: ControlClock> {
             let running = engine.pointee.status.running.load(ordering: .acquiring)
             engine.pointee.commands.push(running ? .stop : .start)
         case .tempoStep(let step):
+            saidOwner = false
             let tempo = loop.tempo.adding(Double(step))
             loop.setTempo(tempo)
             keep(tempo)
@@ -285,6 +299,7 @@ public final class ControlSession<Clock: ControlClock> {
             case .continue: engine.pointee.commands.push(.continue)
             }
         case .lastTempo(let tempo):
+            saidOwner = false
             keep(tempo)
         case .message(let text):
             say(text)

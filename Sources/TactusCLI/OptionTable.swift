@@ -1,4 +1,5 @@
 import TactusCore
+import TactusJACK
 
 /// One option of the command line, as the parser, `--help`, and later a man
 /// page and shell completions need it: its names, the placeholder of its value,
@@ -151,6 +152,12 @@ public enum OptionTable {
         value("--connect-feedback", nil, "PORT", [.run], .jack, "audio port for the pressure feedback sounds (repeatable)",
               "a JACK audio input port", completion: .jackPort(kind: "audio", direction: .input)) { o, v, _ in o.connectFeedback.append(v) },
         flag("--start-stopped", [.run], .jack, "wait for a start command instead of starting at once") { $0.startStopped = true },
+        value("--transport", nil, "MODE", [.run], .jack,
+              "JACK transport: off, join (start/stop/locate together), master (and timebase master), master-force, follow (the master's tempo and bars)",
+              transportAllowed, choices: JackTransportMode.allCases.map(\.rawValue)) { o, v, n throws(OptionError) in
+            guard let mode = JackTransportMode(rawValue: v) else { throw bad(n, v, transportAllowed) }
+            o.transport = mode
+        },
     ]
 
     static let link: [OptionSpec] = {
@@ -163,6 +170,8 @@ public enum OptionTable {
             flag("--link-start-stop", [.run], .link, "share start and stop with the session's peers that share them") { $0.linkStartStop = true },
         ]
     }()
+
+    static let transportAllowed = "one of " + JackTransportMode.allCases.map(\.rawValue).joined(separator: ", ")
 
     static let clock: [OptionSpec] = {
         let offsetAllowed = "milliseconds from -2000 to 2000, negative sends the clock early"

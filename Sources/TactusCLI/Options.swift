@@ -1,4 +1,5 @@
 import TactusCore
+import TactusJACK
 
 /// Everything the `tactus` command line can say, parsed once. Every subcommand
 /// reads the options it needs; the parser refuses an option the command does
@@ -61,6 +62,8 @@ public struct Options: Sendable {
     public var connectFeedback: [String] = []
     public var connectControl: [String] = []
     public var startStopped = false
+    /// `--transport off|join|master|master-force|follow`.
+    public var transport = JackTransportMode.off
 
     // Ableton Link.
     /// `--link` (or a preset's `"link": true`).

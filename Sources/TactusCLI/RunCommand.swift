@@ -71,6 +71,7 @@ public enum RunCommand {
                                      inputs: [{ shared.pointer.pointee.controlInput.pop() }, { alsaInput.pointee.pop() }],
                                      samples: samplesInUse, sampleRate: { metronome.sampleRate }, wakeup: metronome.wakeup)
         session.presetSwitched = { entry in samplesInUse.use(entry) }
+        if jack.transport == .follow { session.tempoOwner = "the JACK timebase master" }
         session.saveLastTempo = { (tempo: BPM) in
             do throws(OptionError) { try lastTempo.save(tempo) } catch { printError(error.message) }
         }
@@ -169,7 +170,7 @@ public enum RunCommand {
         let view: JackView
         if let s = metronome.status {
             view = .connected(JackFigures(server: s.server, client: s.client, sampleRate: s.sampleRate, period: s.period,
-                                          xruns: s.xruns, dspLoadPercent: dspLoad.update(s.dspLoad)))
+                                          xruns: s.xruns, dspLoadPercent: dspLoad.update(s.dspLoad), transport: s.transport))
             connections += s.clockConnections.map { MIDIConnection(.jack, .clock, $0) }
             connections += s.controlConnections.map { MIDIConnection(.jack, .control, $0) }
         } else {
@@ -195,6 +196,7 @@ public enum RunCommand {
         if options.link || options.linkQuantum != nil || options.linkStartStop {
             jack.link = LinkRunOptions(quantum: options.linkQuantum, sharesStartStop: options.linkStartStop)
         }
+        jack.transport = options.transport
         jack.clockOffsetMilliseconds = options.clock.offsetMilliseconds
         var gains = options.soundGains
         gains.master = options.linearGain

@@ -31,6 +31,7 @@ public enum Tactus {
         do throws(OptionError) {
             try options.checkPractice()
             try options.checkRemote()
+            try options.checkTimeSources()
             options.tempoMap = try MapFile.load(options)
         } catch {
             printError(error.message)

@@ -39,6 +39,15 @@ func tactusProcess(_ frames: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) ->
     return 0
 }
 
+/// The timebase callback (`--transport master`): JACK passes the process
+/// context's address as `arg`, and the position of the next cycle to fill.
+@_noLocks @_noAllocation
+func tactusTimebase(_ state: jack_transport_state_t, _ frames: jack_nframes_t, _ position: UnsafeMutablePointer<jack_position_t>?,
+                    _ newPosition: Int32, _ arg: UnsafeMutableRawPointer?) {
+    guard let position, let arg else { return }
+    ProcessCycle.publishBarBeatTick(arg.assumingMemoryBound(to: ProcessContext.self), into: position)
+}
+
 func tactusServerGone(_ code: jack_status_t, _ reason: UnsafePointer<CChar>?, _ arg: UnsafeMutableRawPointer?) {
     guard let notices = arg?.assumingMemoryBound(to: JackNotices.self) else { return }
     notices.pointee.serverGone.store(true, ordering: .releasing)

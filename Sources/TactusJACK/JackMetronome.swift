@@ -39,6 +39,8 @@ public final class JackMetronome {
     public let link: LinkSession?
     /// Link's quantum in beats, with `--link`.
     public let linkQuantum: Double
+    /// `--transport`: the control thread's half (nil: off).
+    let transportLink: JackTransportLink?
 
     /// Whether a server is there and the client active.
     public private(set) var isConnected = false
@@ -63,6 +65,7 @@ public final class JackMetronome {
     private var pendingUntil = ContinuousClock.now
     private var reportedDrops = 0
     private var seenXruns = 0
+    private var seenTransportChanges = 0
     /// Bumped by a `service()` that found the client's figures changed (connected
     /// or lost, rate, period, graph, xruns): the display reads them again then.
     public private(set) var changes = 0
@@ -77,6 +80,7 @@ public final class JackMetronome {
         self.control = control
         self.wakeup = wakeup
         self.log = log
+        transportLink = options.transport == .off ? nil : JackTransportLink(mode: options.transport, log: log)
         clientName = options.clientName
         shared = .allocate(capacity: 1)
         shared.initialize(to: JackShared(controlInputCapacity: options.controlInputCapacity, clockStreamCapacity: options.clockStreamCapacity))
@@ -152,9 +156,12 @@ public final class JackMetronome {
     public func service() -> ControlTime? {
         let now = ContinuousClock.now
         let before = (isConnected, seenGraphChanges, bufferSize, context?.pointee.engine.sampleRate)
+        let transportBefore = shared.pointee.transportChanges.load(ordering: .relaxed)
         defer {
             let xruns = notices.pointee.xruns.load(ordering: .relaxed)
-            if xruns != seenXruns || before != (isConnected, seenGraphChanges, bufferSize, context?.pointee.engine.sampleRate) {
+            if xruns != seenXruns || before != (isConnected, seenGraphChanges, bufferSize, context?.pointee.engine.sampleRate)
+                || transportBefore != seenTransportChanges {
+                seenTransportChanges = transportBefore
                 seenXruns = xruns
                 changes += 1
             }
@@ -193,6 +200,7 @@ public final class JackMetronome {
             changes += 1
         }
         if !pending.isEmpty { connectPending(client) }
+        transportLink?.service(client.handle, control: control, shared: shared, sampleRate: client.sampleRate)
         due = earliest(earliest(due, snapshotDue), pending.isEmpty ? nil : now + Self.pendingRetry)
         return deadline(due, from: now)
     }
@@ -272,7 +280,8 @@ public final class JackMetronome {
         } else {
             let c = UnsafeMutablePointer<ProcessContext>.allocate(capacity: 1)
             c.initialize(to: ProcessContext(engine: try makeEngine(sampleRate: rate), control: control, shared: shared,
-                                            wakeup: wakeup.semaphore))
+                                            wakeup: wakeup.semaphore, transport: options.transport,
+                                            ownTempo: options.engine.tempo, ownMeter: options.engine.bar.meter))
             if let link, let settings = options.link {
                 c.pointee.link = LinkTimeline(link: link.audio, quantum: linkQuantum, sharesStartStop: settings.sharesStartStop)
                 c.pointee.engine.sourceOwnsTransport = true
@@ -310,6 +319,7 @@ public final class JackMetronome {
             context.pointee.ports = nil
             throw error
         }
+        transportLink?.attached(handle, context: context, status: control.pointee.status, shared: shared)
     }
 
     private func makeEngine(sampleRate: Int) throws(JackError) -> Engine {
@@ -392,6 +402,7 @@ public final class JackMetronome {
                     && !notices.pointee.serverGone.load(ordering: .relaxed) {
                 usleep(1000)
             }
+            transportLink?.release(client.handle)
             client.deactivate()
             client.close()
             self.client = nil

@@ -14,8 +14,21 @@ public enum JackPortListing {
         }
         defer { client.close() }
         let ports = client.ports()
-        guard !ports.isEmpty else { return ["JACK: no ports"] }
-        return ["JACK ports (for --connect-clock and --connect-control: midi; PORT...: audio in):"] + ports.map(line)
+        let timebase = timebaseLine(client.handle)
+        guard !ports.isEmpty else { return ["JACK: no ports", timebase] }
+        return ["JACK ports (for --connect-clock and --connect-control: midi; PORT...: audio in):"] + ports.map(line) + [timebase]
+    }
+
+    /// Whether a timebase master publishes BBT (`jack_transport_query`): JACK
+    /// says that there is one, and its tempo and meter, but not which client.
+    static func timebaseLine(_ client: OpaquePointer) -> String {
+        var position = jack_position_t()
+        let state = jack_transport_query(client, &position)
+        let rolling = state == JackTransportRolling ? "rolling" : "stopped"
+        guard position.valid.rawValue & JackPositionBBT.rawValue != 0 else { return "JACK transport \(rolling), timebase master: none" }
+        let bpm = (position.beats_per_minute * 100).rounded() / 100
+        return "JACK transport \(rolling), timebase master: a client (JACK does not name it) at \(bpm) BPM "
+            + "\(Int(position.beats_per_bar))/\(Int(position.beat_type)), bar \(position.bar) beat \(position.beat)"
     }
 
     static func line(_ port: JackPortDescription) -> String {

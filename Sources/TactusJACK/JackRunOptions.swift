@@ -17,6 +17,8 @@ public struct JackRunOptions: Sendable {
     public var controlConnections: [String] = []
     /// `--start-stopped`: wait for a start command instead of starting at once.
     public var startStopped = false
+    /// `--transport`: JACK transport off, joined, as timebase master, or followed.
+    public var transport = JackTransportMode.off
     /// `--clock-offset MS`: delay of the MIDI clock against the click (negative: the click is delayed).
     public var clockOffsetMilliseconds: Double = 0
     /// Tempo, bar, gains and clock options; `sampleRate` is replaced by the server's.

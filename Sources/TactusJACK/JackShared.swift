@@ -34,6 +34,20 @@ public struct JackShared: ~Copyable, @unchecked Sendable {
     /// Clock events JACK had no room for in the `clock` port buffer.
     public let clockEventsLost = Atomic<Int>(0)
 
+    /// JACK transport as the process callback saw it last (`--transport`):
+    /// rolling or not, its frame, how many locates (frame jumps the roll does
+    /// not explain) and changes it saw, and whether the cycle's position had
+    /// BBT (a timebase master publishes it).
+    public let transportRolling = Atomic<Bool>(false)
+    public let transportFrame = Atomic<UInt32>(0)
+    /// The transport's frame in the cycle it last started, stopped or jumped.
+    public let transportChangeFrame = Atomic<UInt32>(0)
+    public let transportLocates = Atomic<Int>(0)
+    public let transportChanges = Atomic<Int>(0)
+    public let timebasePresent = Atomic<Bool>(false)
+    /// Calls of this client's timebase callback (`--transport master`).
+    public let timebaseCallbacks = Atomic<Int>(0)
+
     public init(controlInputCapacity: Int, clockStreamCapacity: Int?) {
         controlInput = SPSCRing(capacity: controlInputCapacity)
         if let c = clockStreamCapacity { clockStream = SPSCRing(capacity: c) } else { clockStream = nil }

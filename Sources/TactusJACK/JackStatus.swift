@@ -19,6 +19,8 @@ public struct JackStatus: Hashable, Sendable {
     /// Full names of the ports connected to `clock` (MIDI out) and `control` (MIDI in).
     public var clockConnections: [String]
     public var controlConnections: [String]
+    /// `--transport`: "transport MODE, rolling|stopped; timebase WHO"; nil: off.
+    public var transport: String?
 }
 
 extension JackMetronome {
@@ -32,6 +34,11 @@ extension JackMetronome {
         guard isConnected, let client, let ports = context?.pointee.ports else { return nil }
         return JackStatus(server: serverName, client: clientName, sampleRate: client.sampleRate, period: client.bufferSize,
                           xruns: notices.pointee.xruns.load(ordering: .relaxed), dspLoad: Double(jack_cpu_load(client.handle)),
-                          clockConnections: client.connections(of: ports.clock), controlConnections: client.connections(of: ports.control))
+                          clockConnections: client.connections(of: ports.clock), controlConnections: client.connections(of: ports.control),
+                          transport: transportLink.map { link in
+                              let rolling = shared.pointee.transportRolling.load(ordering: .relaxed) ? "rolling" : "stopped"
+                              let tempo = link.mode == .follow ? "; tempo from the timebase master" : ""
+                              return "transport \(link.mode.label), \(rolling); timebase \(link.masterDescription(clientName: clientName, shared: shared))\(tempo)"
+                          })
     }
 }

@@ -43,13 +43,31 @@ struct ProcessContext: ~Copyable {
     /// The control thread's `ControlWakeup`, posted in a cycle that received
     /// control input (nil: nobody to wake).
     let wakeup: UnsafeMutablePointer<sem_t>?
+    /// `--transport` (docs/DESIGN.md §13): the mode, the transport as the last
+    /// cycle saw it, the timebase master's BBT as the follow source, and the frames of a pulse at Tactus's own tempo (a
+    /// rolling transport without a master: klick's `-t`).
+    let transportMode: JackTransportMode
+    /// The mode as the cycle reads it (a `String`-backed enum's `==` is not real-time safe).
+    let readsTransport: Bool
+    let follows: Bool
+    var transport = TransportObserver()
+    var follower: BBTFollower
+    var ownFramesPerPulse: Double
+    /// The dry cycle before activation: the transport does not start the song there.
+    var dry = false
 
     init(engine: consuming Engine, control: UnsafeMutablePointer<EngineControl>, shared: UnsafeMutablePointer<JackShared>,
-         wakeup: UnsafeMutablePointer<sem_t>? = nil) {
+         wakeup: UnsafeMutablePointer<sem_t>? = nil, transport: JackTransportMode = .off, ownTempo: BPM = BPM(120), ownMeter: Meter = .fourFour) {
+        let rate = Double(engine.sampleRate)
         self.engine = engine
         self.control = control
         self.shared = shared
         self.wakeup = wakeup
+        transportMode = transport
+        readsTransport = transport != .off
+        follows = transport == .follow
+        follower = BBTFollower(sampleRate: rate)
+        ownFramesPerPulse = rate * 60 / (ownTempo.value * Double(ownMeter.pulsesPerBeat))
     }
 }
 
@@ -101,8 +119,15 @@ enum ProcessCycle {
             }
             // jack2's own times are CLOCK_MONOTONIC_RAW, Link's clock on Linux.
             let host = Double(times.microseconds - context.pointee.rawClockOffset.microseconds)
+            let position = !context.pointee.readsTransport ? nil : readTransport(context, client: client, frames: frames)
+            let wasRunning = _unsafePerformance { context.pointee.control.pointee.status.running.load(ordering: .relaxed) }
             render(context, frames: Int(frames), at: start, host: host, microsecondsPerFrame: microsecondsPerFrame,
-                   click: click, feedback: feedback)
+                   click: click, feedback: feedback, position: position)
+            // Tactus started or stopped: the control thread hands it on to JACK transport now.
+            if context.pointee.readsTransport, let wakeup = context.pointee.wakeup,
+               _unsafePerformance({ context.pointee.control.pointee.status.running.load(ordering: .relaxed) }) != wasRunning {
+                _ = _unsafePerformance { sem_post(wakeup) }
+            }
             if let clockBuffer {
                 sendClock(context, into: clockBuffer, blockStart: start, frames: frames)
             }
@@ -114,13 +139,15 @@ enum ProcessCycle {
         }
     }
 
-    /// Renders the block; with Link, the commands first (their tempo and
-    /// start/stop go to the session), then the session's position for the block.
+    /// Renders the block at JACK transport's position (`transport`, in follow
+    /// mode) or, with Link, the commands first (their tempo and start/stop go to
+    /// the session), then the session's position for the block.
     @_noLocks @_noAllocation
     static func render(_ context: UnsafeMutablePointer<ProcessContext>, frames: Int, at start: Int64, host: Double,
-                       microsecondsPerFrame: Double, click: UnsafeMutablePointer<Float>?, feedback: UnsafeMutablePointer<Float>?) {
+                       microsecondsPerFrame: Double, click: UnsafeMutablePointer<Float>?, feedback: UnsafeMutablePointer<Float>?,
+                       position transport: TimelinePosition?) {
         _unsafePerformance {
-            var position: TimelinePosition?
+            var position = transport
             if var link = context.pointee.link {
                 context.pointee.engine.applyCommands(blockStart: start, control: context.pointee.control.pointee)
                 position = link.position(frame: start, frames: frames, hostMicroseconds: host, microsecondsPerFrame: microsecondsPerFrame,
@@ -138,6 +165,71 @@ enum ProcessCycle {
         }
     }
 
+    /// JACK transport, once a cycle (`jack_transport_query`): what it does goes
+    /// to the control thread (`JackTransportLink`: start, stop, locate), woken
+    /// when it changed; in follow mode the cycle's position for the engine's
+    /// time-source seam: the master's BBT (`BBTFollower`), or without a master
+    /// the transport frame at Tactus's own tempo.
+    @_noLocks @_noAllocation
+    static func readTransport(_ context: UnsafeMutablePointer<ProcessContext>, client: OpaquePointer, frames: jack_nframes_t) -> TimelinePosition? {
+        let shared = context.pointee.shared
+        var position = jack_position_t()
+        let state = RealtimeJack.transportQuery(client, &position)
+        let seen = context.pointee.transport.observe(state, frame: position.frame, frames: frames)
+        let rolling = context.pointee.transport.rolling
+        let hasBBT = position.valid.rawValue & JackPositionBBT.rawValue != 0
+        let wakeup = context.pointee.wakeup
+        _unsafePerformance {
+            shared.pointee.transportRolling.store(rolling, ordering: .relaxed)
+            shared.pointee.transportFrame.store(position.frame, ordering: .relaxed)
+            shared.pointee.timebasePresent.store(hasBBT, ordering: .relaxed)
+            if seen.located { shared.pointee.transportLocates.add(1, ordering: .relaxed) }
+            if seen.changed || seen.located {
+                shared.pointee.transportChangeFrame.store(position.frame, ordering: .relaxed)
+                shared.pointee.transportChanges.add(1, ordering: .releasing)
+                if let wakeup { _ = sem_post(wakeup) }
+            }
+        }
+        guard context.pointee.follows else { return nil }
+        if seen.changed || seen.located { context.pointee.follower.reset() }
+        guard rolling && !context.pointee.dry else {
+            return _unsafePerformance { TimelinePosition(rolling: false, songPulse: 0, framesPerPulse: 0, ownsTransport: true) }
+        }
+        var timeline: TimelinePosition
+        if let bbt = context.pointee.follower.position(position) {
+            timeline = bbt
+        } else {
+            let framesPerPulse = context.pointee.ownFramesPerPulse
+            timeline = _unsafePerformance {
+                TimelinePosition(rolling: true, songPulse: Double(position.frame) / framesPerPulse, framesPerPulse: framesPerPulse, ownsTransport: true)
+            }
+        }
+        // Held at a locate's new frame for this cycle: that frame is the next cycle's first.
+        if context.pointee.transport.relocating { timeline.songPulse -= Double(frames) / timeline.framesPerPulse }
+        return timeline
+    }
+
+    /// The timebase callback's work (`--transport master`): the BBT of the next
+    /// cycle's first frame, which this cycle's render ended at, from the engine's
+    /// own grid (`Engine.barBeatTick`): the position followers get is the one
+    /// Tactus plays, through no second timing path. jack2 calls it right after
+    /// this client's process callback, on the same thread, for the next cycle.
+    @_noLocks @_noAllocation
+    static func publishBarBeatTick(_ context: UnsafeMutablePointer<ProcessContext>, into position: UnsafeMutablePointer<jack_position_t>) {
+        let bbt = _unsafePerformance { context.pointee.engine.barBeatTick(atFrame: context.pointee.endFrame) }
+        position.pointee.valid = jack_position_bits_t(rawValue: JackPositionBBT.rawValue | JackTickDouble.rawValue)
+        position.pointee.bar = bbt.bar
+        position.pointee.beat = bbt.beat
+        position.pointee.tick = Int32(bbt.tick)
+        position.pointee.tick_double = bbt.tick
+        position.pointee.bar_start_tick = bbt.barStartTick
+        position.pointee.beats_per_bar = Float(bbt.beatsPerBar)
+        position.pointee.beat_type = Float(bbt.beatType)
+        position.pointee.ticks_per_beat = _unsafePerformance { BarBeatTick.ticksPerBeat }
+        position.pointee.beats_per_minute = bbt.beatsPerMinute
+        _ = _unsafePerformance { context.pointee.shared.pointee.timebaseCallbacks.add(1, ordering: .relaxed) }
+    }
+
     /// The dry cycle, before `jack_activate`: the whole cycle once on the real
     /// context, into the port buffers of the not yet active client (scratch
     /// memory nobody reads), so the first real cycle runs through code and data
@@ -145,7 +237,9 @@ enum ProcessCycle {
     /// cycle then continues where this one ended.
     static func dryRun(_ context: UnsafeMutablePointer<ProcessContext>, frames: Int) {
         context.pointee.timeline.resume(at: context.pointee.endFrame)
+        context.pointee.dry = true
         run(context, frames: jack_nframes_t(frames))
+        context.pointee.dry = false
         context.pointee.timeline.resume(at: context.pointee.endFrame)
     }
 

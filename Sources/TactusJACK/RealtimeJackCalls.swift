@@ -50,6 +50,14 @@ enum RealtimeJack {
         }
     }
 
+    /// The transport's state and position for this cycle: JACK reads it from
+    /// the engine's double-buffered position without a lock ("may be called in
+    /// the process thread", transport.h); Tactus calls it once a cycle.
+    @inline(__always) @_noLocks @_noAllocation
+    static func transportQuery(_ client: OpaquePointer, _ position: UnsafeMutablePointer<jack_position_t>) -> jack_transport_state_t {
+        _unsafePerformance { jack_transport_query(client, position) }
+    }
+
     @inline(__always) @_noLocks @_noAllocation
     static func midiEventCount(_ buffer: UnsafeMutableRawPointer) -> UInt32 {
         _unsafePerformance { jack_midi_get_event_count(buffer) }

@@ -21,6 +21,10 @@ enum MetronomeHarness {
         if let s = args.value("--subdivision") { guard let sub = Subdivision(rawValue: s) else { fail("bad subdivision \(s)") }; bar.subdivision = sub }
         options.engine = EngineConfiguration(sampleRate: 48000, tempo: bpm, bar: bar)
         options.startStopped = args.flag("--start-stopped")
+        if let t = args.value("--transport") {
+            guard let mode = JackTransportMode(rawValue: t) else { fail("bad --transport \(t)") }
+            options.transport = mode
+        }
         options.clockOffsetMilliseconds = Double(args.value("--clock-offset") ?? "0") ?? 0
         options.clockConnections = args.values("--connect-clock")
         // The copy of the clock for the ALSA output thread (drained here, as that thread would).

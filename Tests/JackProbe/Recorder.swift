@@ -17,6 +17,13 @@ struct RecordedEvent: BitwiseCopyable {
     var bytes: (UInt8, UInt8, UInt8)
 }
 
+/// One cycle's `jack_transport_query`, at the recorder's frame of the cycle (`--transport`).
+struct TransportSample: BitwiseCopyable {
+    var frame: Int64
+    var state: UInt32
+    var position: jack_position_t
+}
+
 /// The recorder's process state: preallocated, so its callback is as
 /// real-time safe as Tactus' own.
 struct RecorderState: ~Copyable {
@@ -38,6 +45,10 @@ struct RecorderState: ~Copyable {
     /// The first frames are a warm-up (`--skip`): what happens in them is not kept,
     /// xruns included, so clients starting up do not count against the measurement.
     var skipFrames: Int64 = 0
+    /// `--transport`: every cycle's transport state and position (nil: not read).
+    var transport: UnsafeMutablePointer<TransportSample>?
+    var transportCount = 0
+    let transportCapacity = 400_000
 }
 
 func recorderXrun(_ arg: UnsafeMutableRawPointer?) -> Int32 {
@@ -81,6 +92,12 @@ func recorderProcess(_ frames: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) 
                                     bytes: (data[0], size > 1 ? data[1] : 0, size > 2 ? data[2] : 0)))
         }
     }
+    if let transport = s.pointee.transport, s.pointee.transportCount < s.pointee.transportCapacity {
+        var position = jack_position_t()
+        let state = jack_transport_query(s.pointee.client, &position)
+        transport[s.pointee.transportCount] = TransportSample(frame: start, state: state.rawValue, position: position)
+        s.pointee.transportCount += 1
+    }
     s.pointee.endFrame = start + Int64(frames)
     s.pointee.recordedFrames.store(s.pointee.endFrame - s.pointee.firstFrame, ordering: .releasing)
     s.pointee.cycles.add(1, ordering: .relaxed)
@@ -108,6 +125,7 @@ enum Recorder {
         let ready = args.value("--ready")
         let registered = args.value("--registered")
         let activateAfter = args.value("--activate-after").flatMap(Double.init) ?? 0
+        let readTransport = args.flag("--transport")
         TerminationSignals.block()
 
         let client = ProbeClient.open(name, server: server)
@@ -127,6 +145,10 @@ enum Recorder {
         let storage = UnsafeMutablePointer<RecordedEvent>.allocate(capacity: capacity)
         storage.initialize(repeating: RecordedEvent(frame: 0, value: 0, port: 0, kind: 0, count: 0, bytes: (0, 0, 0)), count: capacity)
         state.initialize(to: RecorderState(client: client, audio: audio, midi: midi, lastSample: lastSample, events: storage, capacity: capacity))
+        if readTransport {
+            state.pointee.transport = .allocate(capacity: state.pointee.transportCapacity)
+            state.pointee.transport?.initialize(repeating: TransportSample(frame: 0, state: 0, position: jack_position_t()), count: state.pointee.transportCapacity)
+        }
         let gone = ServerGoneFlag()
         jack_set_process_callback(client, recorderProcess, state)
         jack_set_xrun_callback(client, recorderXrun, state)
@@ -165,6 +187,13 @@ enum Recorder {
                 text += "M \(e.port) \(e.frame) \(bytes.map { String($0, radix: 16) }.joined(separator: " "))\n"
             } else {
                 text += "A \(e.port) \(e.frame) \(e.value)\n"
+            }
+        }
+        if let transport = state.pointee.transport {
+            // `B frame state transport_frame valid bar beat tick tick_double bpm beats_per_bar beat_type bbt_offset`
+            for i in 0..<state.pointee.transportCount where transport[i].frame >= windowStart {
+                let t = transport[i], p = t.position
+                text += "B \(t.frame) \(t.state) \(p.frame) \(p.valid.rawValue) \(p.bar) \(p.beat) \(p.tick) \(p.tick_double) \(p.beats_per_minute) \(p.beats_per_bar) \(p.beat_type) \(p.bbt_offset)\n"
             }
         }
         writeFile(out, text)

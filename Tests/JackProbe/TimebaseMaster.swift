@@ -81,6 +81,8 @@ enum TimebaseMaster {
     static func main(_ args: inout Arguments) -> Int32 {
         let server = args.value("-s", "--server")
         let seconds = args.value("--seconds").flatMap(Double.init) ?? 10
+        // Holds the timebase without starting the transport (the conditional test).
+        let roll = !args.flag("--no-roll")
         let client = ProbeClient.open("master", server: server)
         guard let map = TempoMap(args.value("--segments") ?? "0:120:4", sampleRate: Double(jack_get_sample_rate(client))) else {
             fail("--segments wants START_BEAT:BPM:BEATS_PER_BAR,… (bar lines, at most four)")
@@ -89,11 +91,13 @@ enum TimebaseMaster {
         state.initialize(to: map)
         guard jack_set_timebase_callback(client, 0, timebaseCallback, state) == 0 else { fail("cannot become timebase master") }
         guard jack_activate(client) == 0 else { fail("cannot activate") }
-        jack_transport_locate(client, 0)
-        usleep(100_000)
-        jack_transport_start(client)
+        if roll {
+            jack_transport_locate(client, 0)
+            usleep(100_000)
+            jack_transport_start(client)
+        }
         usleep(useconds_t(seconds * 1_000_000))
-        jack_transport_stop(client)
+        if roll { jack_transport_stop(client) }
         usleep(100_000)
         jack_release_timebase(client)
         jack_deactivate(client)

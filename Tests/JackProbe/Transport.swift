@@ -18,7 +18,10 @@ enum Transport {
         switch args.positionals.first {
         case "start": jack_transport_start(client)
         case "stop": jack_transport_stop(client)
-        default: fail("transport start|stop|master")
+        case "locate":
+            guard args.positionals.count > 1, let frame = UInt32(args.positionals[1]) else { fail("transport locate FRAME") }
+            jack_transport_locate(client, frame)
+        default: fail("transport start|stop|locate FRAME|master")
         }
         usleep(100_000)
         jack_deactivate(client)

@@ -10,6 +10,8 @@ usage: tactus-jack-probe MODE [options]
   record   --out FILE [--name N] [-s SERVER] [--audio-ports N] [--midi-ports N]
            [--connect in_port=other_port]... [--seconds S] [--skip S] [--ready FILE]
            [--registered FILE] [--activate-after S]   (ports registered S seconds before activation)
+           [--transport]   (every cycle's jack_transport_query: `B frame state transport_frame valid bar beat
+           tick tick_double bpm beats_per_bar beat_type bbt_offset`)
            Writes every audio onset (first nonzero sample after silence) and every
            MIDI event with its absolute frame: `A port frame value`, `M port frame hex..`;
            --skip S keeps nothing (events, holes, xruns) from the first S seconds;
@@ -20,8 +22,8 @@ usage: tactus-jack-probe MODE [options]
            [--transport-at SEC:start|stop|continue|locate=BAR]... [--clock-stream] [--events FILE]
            [--pressure] [--first-time]   (ramp, preset switch, locate, meter change from 1 s)
   allocate [--name N] [-s SERVER] [--seconds S]   (a process callback that mallocs and locks)
-  transport start|stop [-s SERVER]
-  transport master [-s SERVER] [--segments START_BEAT:BPM:BEATS_PER_BAR,..] [--seconds S]
+  transport start|stop|locate FRAME [-s SERVER]
+  transport master [-s SERVER] [--segments START_BEAT:BPM:BEATS_PER_BAR,..] [--seconds S] [--no-roll]
            (timebase master: BBT from the transport frame, rolling from frame 0)
   cycles   --out FILE [-s SERVER] [--seconds S]   (jack_get_cycle_times of every cycle)
   link-walker [--seconds S] [--every MS] [--tempi BPM,BPM..]   (a Link peer, no JACK: commits

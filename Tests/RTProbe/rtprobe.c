@@ -73,6 +73,8 @@ static const char *names[C_COUNT] = {
 
 static atomic_ulong counts[C_COUNT];
 static atomic_ulong cycles;
+/* Calls of a timebase callback (jack_set_timebase_callback), measured as the process callback is. */
+static atomic_ulong timebase_calls;
 static __thread int in_callback __attribute__((tls_model("initial-exec")));
 
 static int trace_enabled;   /* TACTUS_RTPROBE_TRACE=1: a backtrace on stderr for every counted call */
@@ -156,6 +158,29 @@ int jack_set_process_callback(jack_client_t *client, JackProcessCallback callbac
     clients[i].callback = callback;
     clients[i].arg = arg;
     return real_set_process_callback(client, trampoline, (void *)(long)i);
+}
+
+/* A timebase master's callback runs on the process thread after the process
+   callback (jack2), for the next cycle: it is measured the same way. */
+typedef int (*set_timebase_fn)(jack_client_t *, int, JackTimebaseCallback, void *);
+static struct { JackTimebaseCallback callback; void *arg; } timebases[MAX_CLIENTS];
+static atomic_int timebase_count;
+
+static void timebase_trampoline(jack_transport_state_t state, jack_nframes_t frames, jack_position_t *pos, int new_pos, void *slot) {
+    int i = (int)(long)slot;
+    in_callback = 1;
+    timebases[i].callback(state, frames, pos, new_pos, timebases[i].arg);
+    in_callback = 0;
+    atomic_fetch_add_explicit(&timebase_calls, 1, memory_order_relaxed);
+}
+
+int jack_set_timebase_callback(jack_client_t *client, int conditional, JackTimebaseCallback callback, void *arg) {
+    set_timebase_fn real = (set_timebase_fn)dlsym(RTLD_NEXT, "jack_set_timebase_callback");
+    int i = atomic_fetch_add(&timebase_count, 1);
+    if (i >= MAX_CLIENTS || callback == NULL) return real(client, conditional, callback, arg);
+    timebases[i].callback = callback;
+    timebases[i].arg = arg;
+    return real(client, conditional, timebase_trampoline, (void *)(long)i);
 }
 
 /* ---- allocator ---- */
@@ -257,7 +282,7 @@ __attribute__((destructor)) static void report(void) {
     const char *path = getenv("TACTUS_RTPROBE_REPORT");
     FILE *out = path ? fopen(path, "w") : stderr;
     if (!out) out = stderr;
-    fprintf(out, "cycles %lu\nviolations %lu\n", atomic_load(&cycles), tactus_rtprobe_violations());
+    fprintf(out, "cycles %lu\nviolations %lu\ntimebase-calls %lu\n", atomic_load(&cycles), tactus_rtprobe_violations(), atomic_load(&timebase_calls));
     if (within) fprintf(out, "outside %lu\n", atomic_load(&outside));
     fprintf(out, "minor_faults %lu\nmajor_faults %lu\n", atomic_load(&minor_faults), atomic_load(&major_faults));
     for (int i = 0; i < C_COUNT; i++) {

@@ -45,6 +45,17 @@ struct CommandLineErrorTests {
         #expect(r.standardOutput.isEmpty)
     }
 
+    @Test func linkWithATransportModeIsRefusedNamingBoth() throws {
+        let r = try TactusProcess.run(["run", "--link", "--transport", "follow"])
+        #expect(r.status == 2)
+        #expect(r.standardError == "tactus: --link and --transport follow cannot be used together yet: choose one time source (--transport off with --link)\n")
+        #expect(throws: OptionError("tactus: --link and --transport master cannot be used together yet: choose one time source (--transport off with --link)")) {
+            try OptionParser.parse(["--link-start-stop", "--transport", "master"]).checkTimeSources()
+        }
+        try OptionParser.parse(["--link", "--transport", "off"]).checkTimeSources()
+        try OptionParser.parse(["--transport", "join"]).checkTimeSources()
+    }
+
     @Test func accentsMustHaveOneSymbolABeatOfTheMeter() throws {
         let r = try TactusProcess.run(["render", "/tmp/never.wav", "--seconds", "1", "--meter", "7/8", "--accents", "X.x"])
         #expect(r.status == 2)

@@ -93,6 +93,9 @@ public struct ChangeLog: Sendable {
             var earlier = 0
             if case .connected(let a)? = old?.jack, a.server == b.server { earlier = a.xruns }
             if b.xruns > earlier { out.append("xruns \(b.xruns) (+\(b.xruns - earlier))") }
+            var earlierTransport: String?
+            if case .connected(let a)? = old?.jack { earlierTransport = a.transport }
+            if let transport = b.transport, transport != earlierTransport { out.append(transport) }
         }
         out += Self.practiceChanges(from: old?.practice, to: m.practice)
         if let message = m.message, message != old?.message { out.append("message \(message)") }

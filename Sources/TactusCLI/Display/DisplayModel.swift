@@ -110,8 +110,12 @@ public struct JackFigures: Hashable, Sendable {
     /// JACK's DSP load (`jack_cpu_load`), whole percent; refreshed slowly so it
     /// does not redraw the screen on its own.
     public var dspLoadPercent: Int
+    /// `--transport`: the mode, whether the transport rolls, and the timebase
+    /// master ("transport master, rolling; timebase tactus (this client)"); nil: off.
+    public var transport: String?
 
-    public init(server: String, client: String, sampleRate: Int, period: Int, xruns: Int = 0, dspLoadPercent: Int = 0) {
+    public init(server: String, client: String, sampleRate: Int, period: Int, xruns: Int = 0, dspLoadPercent: Int = 0, transport: String? = nil) {
+        self.transport = transport
         self.server = server
         self.client = client
         self.sampleRate = sampleRate

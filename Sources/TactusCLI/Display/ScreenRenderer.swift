@@ -263,7 +263,8 @@ public struct ScreenRenderer: Sendable {
         case .connected(let j):
             let xrunStyle: ScreenStyle = j.xruns > 0 ? .warning : .plain
             return Row(.medium, [label("JACK"), Span(text: "\(j.server): \(j.client)  \(j.sampleRate) Hz  \(j.period) frames  "),
-                                 Span(text: "xruns \(j.xruns)", style: xrunStyle), Span(text: "  DSP \(j.dspLoadPercent)%")])
+                                 Span(text: "xruns \(j.xruns)", style: xrunStyle), Span(text: "  DSP \(j.dspLoadPercent)%")]
+                       + (j.transport.map { [Span(text: "  \($0)")] } ?? []))
         case .waiting(let server):
             return Row(.medium, [label("JACK"), Span(text: "no server \(server ?? "default") yet; retrying every second", style: .error)])
         }

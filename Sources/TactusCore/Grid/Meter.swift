@@ -18,6 +18,15 @@ public struct Meter: Hashable, Sendable, BitwiseCopyable, CustomStringConvertibl
         self.beatUnit = beatUnit
     }
 
+    /// N/D for a real-time caller (a JACK timebase master's meter, read every
+    /// cycle): the rule of `init?(beatsPerBar:beatUnit:)` by arithmetic, without
+    /// its tables (static lets are lazy globals, which the real-time thread must not touch).
+    public init?(realtimeBeatsPerBar n: Int, beatUnit d: Int) {
+        guard n >= 1, n <= 32, d >= 1, d <= 32, d & (d - 1) == 0 else { return nil }
+        beatsPerBar = n
+        beatUnit = d
+    }
+
     /// Parses "7/8".
     public init?(_ text: String) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)

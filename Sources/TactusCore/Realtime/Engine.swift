@@ -31,6 +31,10 @@ public struct Engine: ~Copyable {
     /// and the grid pulse of its song position 0.
     var followed: MeasuredMapping?
     var followBase: Int64 = 0
+    /// The grid before changes applied early at a point beyond the last block (`barBeatTick`).
+    var heldView: HeldBarBeatView?
+    /// The last block's time source owns start and stop (`TimelinePosition.ownsTransport`).
+    var sourced = false
     /// Where the last block ended: a block that starts there (no skipped cycles)
     /// cannot have anything too late to send, and skips the check.
     var lastBlockEnd: Int64 = .min
@@ -107,6 +111,7 @@ public struct Engine: ~Copyable {
         let end = start + Int64(frames)
 
         applyCommands(blockStart: start, control: control)
+        sourced = position?.ownsTransport ?? false
         if let position { follow(position, blockStart: start, frames: frames, control: control) } else { stopFollowing() }
         if let anchor = barAnchor {
             barAnchor = nil
@@ -135,11 +140,14 @@ public struct Engine: ~Copyable {
         nextPoint = nil
         while true {
             let e: Int64, gridFrame: Int64
+            var before: BarBeatView?
             if let point = known {
                 (e, gridFrame) = (point.pulse, point.frame)
                 known = nil
             } else {
                 e = nextGridPulse()
+                // What a JACK master publishes for frames before e, should e lie beyond the block.
+                if agenda.first?.pulse == e { before = barBeatView }
                 // Tempo and bar bend the grid at e before its frame is known.
                 while let change = agenda.takeFirst(at: e, through: .trainer) {
                     switch change {
@@ -154,8 +162,10 @@ public struct Engine: ~Copyable {
             }
             if gridFrame >= blockEnd {
                 nextPoint = GridPoint(pulse: e, frame: gridFrame)
+                if let before { heldView = HeldBarBeatView(view: before, until: gridFrame) }
                 break
             }
+            heldView = nil
             if case .transport(let t)? = agenda.takeFirst(at: e, through: .transport) {
                 startSong(t, at: e, gridFrame: gridFrame, retired: retired)
                 // The map's end stopped the song (and the clock, unless it runs while stopped).

@@ -3,6 +3,7 @@
 extension Engine {
     mutating func apply(_ command: EngineCommand, blockStart: Int64, control: borrowing EngineControl) {
         nextPoint = nil
+        heldView = nil
         if sourceOwnsTransport {
             switch command {
             case .start, .continue: sourceRequests.running = true; return
@@ -17,6 +18,11 @@ extension Engine {
             }
         }
         switch command {
+        case .start where sourced, .continue where sourced, .stop where sourced:
+            // A time source owns start and stop (JACK transport in follow mode):
+            // the request is counted for the host to hand on to the source.
+            control.status.transportRequests.add(1, ordering: .relaxed)
+            control.status.lastTransportRequest.store(command.isStop ? 0 : 1, ordering: .relaxed)
         case .start:
             beginRolling(at: blockStart)
             agenda.schedule(AgendaEntry(pulse: nextClock, change: .transport(.start)))

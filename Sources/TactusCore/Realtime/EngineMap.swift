@@ -110,8 +110,8 @@ extension Engine {
         m.section = segment.section
         m.sectionStart = e - (offset - timeline[opening].startPulse)
         map = m
-        song.resumeMeter(barLineSongPulse: position - (offset - timeline[opening].startPulse),
-                         bar: 1 + Int(pass) * MapPlayback.bars(of: timeline, before: timeline.pulses) + barsBefore)
+        song.align(bar: 1 + Int(pass) * MapPlayback.bars(of: timeline, before: timeline.pulses) + barsBefore,
+                   atSongPulse: position - (offset - timeline[opening].startPulse))
         pattern.bar = segment.bar
         follow(segment: i, from: e - into, volumeAt: e, retired: retired)
     }

@@ -11,17 +11,40 @@ public struct TimelinePosition: Sendable, BitwiseCopyable, Equatable {
     public var rolling: Bool
     public var songPulse: Double
     public var framesPerPulse: Double
+    /// The source's own bars, when it has them (a JACK timebase master's BBT):
+    /// clicks and accents follow its bar lines and meter, not the engine's.
+    public var bar: SourceBar?
+    /// Start and stop belong to the source (JACK transport): the engine's
+    /// Start, Continue and Stop commands are counted for the host to hand on
+    /// (`EngineStatus.transportRequests`), not played.
+    public var ownsTransport: Bool
 
-    public init(rolling: Bool, songPulse: Double, framesPerPulse: Double) {
+    public init(rolling: Bool, songPulse: Double, framesPerPulse: Double, bar: SourceBar? = nil, ownsTransport: Bool = false) {
         self.rolling = rolling
         self.songPulse = songPulse
         self.framesPerPulse = framesPerPulse
+        self.bar = bar
+        self.ownsTransport = ownsTransport
     }
 
     /// A jump of more than this between where the last cycle's position puts
     /// this cycle and where the source says it is counts as a locate; less is
     /// the source's own jitter (or a tempo ramp within one cycle).
     public static let locateTolerance = 1.0
+}
+
+/// A time source's bar line: the song pulse of the first beat of the bar the
+/// cycle is in, its number (from 1) and the meter the source counts there.
+public struct SourceBar: Sendable, BitwiseCopyable, Equatable {
+    public var songPulse: Int64
+    public var number: Int
+    public var meter: Meter
+
+    public init(songPulse: Int64, number: Int, meter: Meter) {
+        self.songPulse = songPulse
+        self.number = number
+        self.meter = meter
+    }
 }
 
 extension Engine {
@@ -31,6 +54,7 @@ extension Engine {
     /// time stands still, Stop/Song Position/Continue for a locate.
     mutating func follow(_ position: TimelinePosition, blockStart: Int64, frames: Int, control: borrowing EngineControl) {
         nextPoint = nil
+        heldView = nil
         guard position.rolling, position.framesPerPulse > 0, position.framesPerPulse.isFinite else {
             if song.running || agenda.entry(.transport) != nil { stop(at: blockStart, control: control) }
             rolling = false
@@ -61,9 +85,32 @@ extension Engine {
                 agenda.schedule(AgendaEntry(pulse: cursor, change: .transport(song.running ? .relocate : .resume)))
             }
         }
-        let map = MeasuredMapping(frame: blockStart, pulse: Double(followBase) + position.songPulse, framesPerPulse: position.framesPerPulse)
+        if let bar = position.bar { align(to: bar, status: control.status) }
+        var map = MeasuredMapping(frame: blockStart, pulse: Double(followBase) + position.songPulse, framesPerPulse: position.framesPerPulse)
+        // A source that corrects itself back within the tolerance (a JACK
+        // master's phase known to a tick at a new tempo) would put the pulse not
+        // yet played (a click, a tick) before this block, and it would be lost:
+        // it sounds at the block's first frame instead.
+        if !(starting || jumped), map.pulse > Double(cursor) {
+            let next = Double(nextGridPulse())
+            if map.pulse > next { map.pulse = next }
+        }
         grid.follow(map)
         followed = map
+    }
+
+    /// The source's meter and bar line: the bar counts and the accents from
+    /// there. A new meter is taken at the source's bar line even when the cycle
+    /// that says so begins just after it: the bar's first beat sounds the same
+    /// (the accent) in either meter, and its second is a beat away.
+    mutating func align(to bar: SourceBar, status: borrowing EngineStatus) {
+        if bar.meter != pattern.bar.meter {
+            pattern.bar.meter = bar.meter
+            pattern.bar.accents = .standard(beats: bar.meter.beatsPerBar)
+            grid.set(pulsesPerBeat: bar.meter.pulsesPerBeat)
+            status.barChanges.add(1, ordering: .relaxed)
+        }
+        song.align(bar: bar.number, atSongPulse: bar.songPulse)
     }
 
     /// Back to the engine's own time after a time source let go: the grid goes

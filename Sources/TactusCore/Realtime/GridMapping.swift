@@ -31,6 +31,17 @@ enum GridMapping: BitwiseCopyable {
         case .ramp(let ramp): ramp.pulse(atOrBefore: frame)
         }
     }
+
+    /// The exact (fractional) pulse at `frame`, unrounded: what a JACK
+    /// timebase master publishes as the position of a cycle's first frame.
+    func pulsePosition(at frame: Int64) -> Double {
+        switch self {
+        case .exact(let anchor):
+            Double(anchor.pulse) + Double(frame - anchor.frame) * Double(anchor.pulsesDenominator) / Double(anchor.framesNumerator)
+        case .measured(let map): map.pulsePosition(at: frame)
+        case .ramp(let ramp): ramp.pulsePosition(at: frame)
+        }
+    }
 }
 
 /// A time source's mapping for one cycle: `pulse` (grid pulses, fractional) is

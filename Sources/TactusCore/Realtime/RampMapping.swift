@@ -56,8 +56,15 @@ struct RampMapping: BitwiseCopyable {
 
     /// The last pulse whose exact position is at or before frame `f`.
     func pulse(atOrBefore f: Int64) -> Int64 {
+        pulse + floorToInt64(max(min(pulsesIn(at: f), 1e15), -1e15))
+    }
+
+    /// The exact (fractional) pulse at frame `f`.
+    func pulsePosition(at f: Int64) -> Double { Double(pulse) + pulsesIn(at: f) }
+
+    /// Pulses from the segment's start to frame `f`, fractional: the inverse of `offset`.
+    private func pulsesIn(at f: Int64) -> Double {
         let x = Double(f - originFrame) - startOffset
-        let k = slope == 0 ? x / framesPerPulse : pulses / slope * RealtimeMath.expMinusOne(x * slope / (framesPerPulse * pulses))
-        return pulse + floorToInt64(max(min(k, 1e15), -1e15))
+        return slope == 0 ? x / framesPerPulse : pulses / slope * RealtimeMath.expMinusOne(x * slope / (framesPerPulse * pulses))
     }
 }

@@ -90,11 +90,11 @@ struct SongTransport: BitwiseCopyable {
         meterOriginSong = p - songOrigin
     }
 
-    /// The current meter's bar line at song pulse `songPulse` is bar `bar`
-    /// (Continue inside a tempo map, whose entries number the bars).
-    mutating func resumeMeter(barLineSongPulse songPulse: Int64, bar: Int) {
+    /// A time source's bar line: bar `number` starts at song pulse `songPulse`,
+    /// in the meter in force.
+    mutating func align(bar number: Int, atSongPulse songPulse: Int64) {
         meterOriginSong = songPulse
-        meterOriginBar = bar
+        meterOriginBar = number
     }
 
     /// A new song from bar 1 (a bar setting chosen while stopped).

@@ -5,13 +5,31 @@ import Foundation
 struct Recording {
     struct Onset { var port: Int; var frame: Int64; var value: Float }
     struct Event { var port: Int; var frame: Int64; var bytes: [UInt8] }
+    /// One cycle's `jack_transport_query` (`record --transport`), at the recorder's frame of the cycle.
+    struct TransportRow {
+        var frame: Int64
+        /// `jack_transport_state_t`: 0 stopped, 1 rolling, 3 starting.
+        var state: Int
+        var rolling: Bool { state == 1 }
+        var transportFrame: Int64
+        var valid: UInt32
+        var bar: Int, beat: Int, tick: Int
+        var tickDouble: Double
+        var beatsPerMinute: Double
+        var beatsPerBar: Double, beatType: Double
+        var hasBBT: Bool { valid & 0x10 != 0 }
+        var hasTickDouble: Bool { valid & 0x200 != 0 }
+    }
 
     var sampleRate = 0
     var period = 0
     var firstFrame: Int64 = 0
     var endFrame: Int64 = 0
+    /// The server's xrun notices while recording.
+    var xruns = 0
     var onsets: [Onset] = []
     var events: [Event] = []
+    var transport: [TransportRow] = []
     /// Frames the recorder was not run for (skipped cycles): nothing seen there.
     var holes: [ClosedRange<Int64>] = []
 
@@ -28,6 +46,7 @@ struct Recording {
                     case "period": period = Int(f[i + 1]) ?? 0
                     case "first-frame": firstFrame = Int64(f[i + 1]) ?? 0
                     case "end-frame": endFrame = Int64(f[i + 1]) ?? 0
+                    case "xruns": xruns = Int(f[i + 1]) ?? 0
                     default: break
                     }
                     i += 2
@@ -38,6 +57,11 @@ struct Recording {
                 // A server whose frame time steps back (PipeWire after a skip) gives to < from.
                 let a = Int64(f[1])!, b = Int64(f[2])!
                 holes.append(min(a, b)...max(a, b))
+            case "B":
+                // B frame state transport_frame valid bar beat tick tick_double bpm beats_per_bar beat_type bbt_offset
+                transport.append(TransportRow(frame: Int64(f[1])!, state: Int(f[2])!, transportFrame: Int64(f[3])!, valid: UInt32(f[4])!,
+                                              bar: Int(f[5])!, beat: Int(f[6])!, tick: Int(f[7])!, tickDouble: Double(f[8])!,
+                                              beatsPerMinute: Double(f[9])!, beatsPerBar: Double(f[10])!, beatType: Double(f[11])!))
             case "M":
                 events.append(Event(port: Int(f[1])!, frame: Int64(f[2])!, bytes: f.dropFirst(3).map { UInt8($0, radix: 16)! }))
             default:

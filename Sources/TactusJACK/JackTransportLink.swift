@@ -1,0 +1,150 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CJack
+import TactusCore
+
+/// The control thread's half of `--transport` (docs/DESIGN.md §13): the
+/// timebase registration, and start, stop and locate carried between Tactus
+/// and JACK transport both ways. The process callback only reads the
+/// transport (`ProcessCycle.readTransport`) and wakes this thread when it
+/// changed; every request to JACK (`jack_transport_start`, `_stop`,
+/// `_locate`, `jack_set_timebase_callback`) and every engine command is made
+/// here, on the thread that owns the command ring's producer end.
+///
+/// Who moved first decides: a transport that started, stopped or jumped moves
+/// Tactus; a Tactus that started or stopped (key, MIDI Start on `control`,
+/// preset) moves the transport, from the bar line it plays from. Each side's
+/// echo of the other then agrees and does nothing. In follow mode the engine
+/// follows the transport itself (the time-source seam); only Tactus's own
+/// start and stop requests are handed on.
+final class JackTransportLink {
+    let mode: JackTransportMode
+    private let log: (String) -> Void
+    /// This client holds the timebase (`master`, or `master-force`).
+    private(set) var isMaster = false
+    /// The state seen in the last round.
+    private var seenRolling = false
+    private var seenRunning = false
+    private var seenLocates = 0
+    private var seenRequests = 0
+    /// A locate Tactus asked for itself, whose echo is not a locate to follow.
+    private var ownLocate: UInt32?
+    private var saidBusy = false
+
+    init(mode: JackTransportMode, log: @escaping (String) -> Void) {
+        self.mode = mode
+        self.log = log
+    }
+
+    /// After activation: the timebase, when asked for. `master` registers
+    /// conditionally (JACK answers EBUSY while another client is master: said
+    /// once, and Tactus runs as `join`); `master-force` takes it over.
+    func attached(_ client: OpaquePointer, context: UnsafeMutablePointer<ProcessContext>, status: borrowing EngineStatus,
+                  shared: UnsafeMutablePointer<JackShared>) {
+        seenRolling = shared.pointee.transportRolling.load(ordering: .relaxed)
+        seenRunning = status.running.load(ordering: .relaxed)
+        seenLocates = shared.pointee.transportLocates.load(ordering: .relaxed)
+        seenRequests = status.transportRequests.load(ordering: .relaxed)
+        isMaster = false
+        guard mode.wantsTimebase else { return }
+        let result = jack_set_timebase_callback(client, mode == .master ? 1 : 0, tactusTimebase, UnsafeMutableRawPointer(context))
+        if result == 0 {
+            isMaster = true
+            log("JACK timebase master: \(String(cString: jack_get_client_name(client))) (BBT from the click's grid, 1920 ticks a beat)")
+        } else if result == EBUSY {
+            if !saidBusy { log("another JACK client is timebase master: running as --transport join (--transport master-force takes over)") }
+            saidBusy = true
+        } else {
+            log("cannot become JACK timebase master (jack_set_timebase_callback: \(result)): running as --transport join")
+        }
+    }
+
+    /// Gives the timebase back (on exit, before the client closes).
+    func release(_ client: OpaquePointer) {
+        guard isMaster else { return }
+        jack_release_timebase(client)
+        isMaster = false
+    }
+
+    /// One round: carries what changed since the last round across.
+    func service(_ client: OpaquePointer, control: UnsafeMutablePointer<EngineControl>, shared: UnsafeMutablePointer<JackShared>,
+                 sampleRate: Int) {
+        let rolling = shared.pointee.transportRolling.load(ordering: .acquiring)
+        let locates = shared.pointee.transportLocates.load(ordering: .acquiring)
+        // Where it started, stopped or jumped to: it may have rolled on since.
+        let frame = shared.pointee.transportChangeFrame.load(ordering: .relaxed)
+        let running = control.pointee.status.running.load(ordering: .acquiring)
+        defer {
+            seenRolling = rolling
+            seenRunning = running
+            seenLocates = locates
+        }
+        if mode == .follow {
+            // The engine follows the transport; Tactus's own start and stop go to it.
+            let requests = control.pointee.status.transportRequests.load(ordering: .acquiring)
+            if requests != seenRequests {
+                seenRequests = requests
+                if control.pointee.status.lastTransportRequest.load(ordering: .relaxed) == 1 { jack_transport_start(client) } else { jack_transport_stop(client) }
+            }
+            return
+        }
+        let tempo = BPM(hundredths: control.pointee.status.tempoHundredths.load(ordering: .relaxed))
+        let beats = control.pointee.status.beatsPerBar.load(ordering: .relaxed)
+        let bars = BarFrames(sampleRate: sampleRate, tempo: tempo, beatsPerBar: beats)
+        if locates != seenLocates {
+            if let own = ownLocate, own == frame {
+                ownLocate = nil
+            } else {
+                control.pointee.commands.push(.locate(bar: bars.bar(atFrame: frame)))
+            }
+        }
+        if rolling != seenRolling {
+            if rolling && !running {
+                if frame == 0 {
+                    control.pointee.commands.push(.start)
+                } else {
+                    control.pointee.commands.push(.locate(bar: bars.bar(atFrame: frame)))
+                    control.pointee.commands.push(.continue)
+                }
+            } else if !rolling && running {
+                control.pointee.commands.push(.stop)
+            }
+        } else if running != seenRunning && running != rolling {
+            if running {
+                // Tactus started: the transport rolls from the bar it plays.
+                let from = bars.frame(ofBar: max(1, control.pointee.status.bar.load(ordering: .relaxed)))
+                if from != shared.pointee.transportFrame.load(ordering: .relaxed) {
+                    ownLocate = from
+                    jack_transport_locate(client, from)
+                }
+                jack_transport_start(client)
+            } else {
+                jack_transport_stop(client)
+            }
+        }
+    }
+
+    /// Who the timebase master is, as far as JACK tells: this client, another
+    /// one (JACK names no master), or none.
+    func masterDescription(clientName: String, shared: UnsafeMutablePointer<JackShared>) -> String {
+        if isMaster { return "\(clientName) (this client)" }
+        return shared.pointee.timebasePresent.load(ordering: .relaxed) ? "another client" : "none"
+    }
+}
+
+/// Transport frames and bars at Tactus's own tempo and meter, for a locate
+/// from JACK (a frame) into the engine (a bar) and back.
+struct BarFrames {
+    let framesPerBar: Double
+
+    init(sampleRate: Int, tempo: BPM, beatsPerBar: Int) {
+        framesPerBar = Double(sampleRate) * 60 / max(tempo.value, 1) * Double(max(beatsPerBar, 1))
+    }
+
+    /// The bar (from 1) that transport frame `frame` is in.
+    func bar(atFrame frame: UInt32) -> Int32 { Int32(clamping: Int64(Double(frame) / framesPerBar) + 1) }
+
+    /// The first frame of bar `bar` (from 1).
+    func frame(ofBar bar: Int) -> UInt32 { UInt32(clamping: Int64((Double(bar - 1) * framesPerBar).rounded())) }
+}

@@ -1,0 +1,450 @@
+import Foundation
+import Testing
+
+extension JACKServerTests {
+    /// Issue 15: `--transport join|master|master-force|follow` against a real
+    /// private jackd. The probe's recorder reads `jack_transport_query` every
+    /// cycle (`record --transport`) while it records the click and the clock;
+    /// the probe's test timebase master publishes integer ticks from a tempo map.
+    @Suite(.serialized) struct JackTransport {
+        static let rate = 48000.0
+
+        /// Tactus (`tactus run`) with `arguments` on `server`, its click and clock
+        /// into a transport-reading recorder; `during` runs while both do, then
+        /// Tactus gets SIGTERM. The recording and Tactus's log.
+        /// Where the test's clients run: a private jackd (`-s NAME`) or PipeWire's JACK (`pw-jack`).
+        struct Host {
+            let name: String
+            let serverArguments: [String]
+            let launch: (String, [String], URL, [String: String]) throws -> Process
+
+            init(_ server: JackTestServer) {
+                name = server.name
+                serverArguments = ["-s", server.name]
+                launch = { try TestProcess.launch($0, $1, output: $2, environment: $3) }
+            }
+
+            init(_ server: PipeWireTestServer) {
+                name = server.name
+                serverArguments = server.clientArguments
+                launch = { try server.launch($0, $1, output: $2, environment: $3) }
+            }
+        }
+
+        static func record(_ server: JackTestServer, _ tag: String, seconds: Double, _ arguments: [String],
+                           before: () throws -> Void = {}, during: (URL) throws -> Void) throws -> (recording: Recording, log: String) {
+            try record(on: Host(server), tag, seconds: seconds, arguments, before: before, during: during)
+        }
+
+        static func record(on server: Host, _ tag: String, seconds: Double, _ arguments: [String],
+                           before: () throws -> Void = {}, during: (URL) throws -> Void) throws -> (recording: Recording, log: String) {
+            let out = TestFiles.file("\(server.name).\(tag).recording")
+            let ready = TestFiles.file("\(server.name).\(tag).ready")
+            let recorder = try server.launch(TestFiles.probe, [
+                "record", "--name", "rec", "--out", out.path, "--ready", ready.path, "--transport",
+                "--audio-ports", "1", "--midi-ports", "1", "--seconds", "\(seconds)",
+            ] + server.serverArguments, TestFiles.file("\(server.name).\(tag).recorder.log"), [:])
+            #expect(TestProcess.waitForFile(ready, seconds: 10))
+            try before()
+            let log = TestFiles.file("\(server.name).\(tag).log")
+            let home = TestFiles.file("\(server.name).\(tag)-home")
+            let tactus = try server.launch(TestFiles.tactus, [
+                "run", "--no-alsa", "--no-interactive", "-n", tag, "--connect-clock", "rec:midi_1", "rec:audio_1",
+            ] + server.serverArguments + arguments, log, ["XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
+                                                         "XDG_STATE_HOME": home.appendingPathComponent("state").path])
+            defer { if tactus.isRunning { kill(tactus.processIdentifier, SIGKILL) } }
+            #expect(Launch.waitFor(log, containing: "jack connected"), "\(Launch.text(log))")
+            try during(log)
+            #expect(TestProcess.wait(recorder, seconds: seconds + 30) == 0)
+            #expect(Launch.stop(tactus) == 0)
+            return (try Recording(contentsOf: out), Launch.text(log))
+        }
+
+        static func probe(_ server: JackTestServer, _ arguments: [String], tag: String) throws -> Process {
+            try probe(on: Host(server), arguments, tag: tag)
+        }
+
+        static func probe(on server: Host, _ arguments: [String], tag: String) throws -> Process {
+            try server.launch(TestFiles.probe, arguments + server.serverArguments, TestFiles.file("\(server.name).\(tag).probe.log"), [:])
+        }
+
+        static func map(_ name: String, _ text: String) throws -> String {
+            let url = TestFiles.file(name)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+            return url.path
+        }
+
+        // MARK: - master
+
+        /// One click against the BBT its cycle published.
+        struct MasterBeat {
+            var frame: Int64
+            var error: Double
+            var bar: Int, beat: Int
+            var accent: Bool
+        }
+
+        /// Every click onset against the BBT of the cycle it sounds in: the frame
+        /// where that BBT (tick_double, beats_per_minute) puts tick 0 of its beat
+        /// or the next, and the beat's bar and number.
+        static func masterBeats(_ r: Recording) -> [MasterBeat] {
+            r.onsets.filter { $0.port == 1 }.compactMap { onset in
+                // A stopped transport's BBT is not refreshed (JACK calls the timebase callback while rolling).
+                guard let row = r.transport.last(where: { $0.frame <= onset.frame }), row.rolling, row.hasBBT, row.hasTickDouble else { return nil }
+                let framesPerBeat = rate * 60 / row.beatsPerMinute
+                let fraction = row.tickDouble / 1920
+                let candidates = [0.0, 1.0].map { Double(row.frame) + ($0 - fraction) * framesPerBeat }
+                let next = abs(candidates[1] - Double(onset.frame)) < abs(candidates[0] - Double(onset.frame))
+                var bar = row.bar, beat = row.beat
+                if next {
+                    beat += 1
+                    if Double(beat) > row.beatsPerBar { beat = 1; bar += 1 }
+                }
+                return MasterBeat(frame: onset.frame, error: Double(onset.frame) - candidates[next ? 1 : 0], bar: bar, beat: beat,
+                                  accent: onset.value > 0.8)
+            }
+        }
+
+        /// The published tempo and meter in every cycle between two clicks is the
+        /// one those two clicks play: (cycles checked, cycles wrong, the first wrong).
+        static func tempoAndMeterAudit(_ r: Recording, _ beats: [MasterBeat], beatsPerBar: (Int) -> Int) -> (Int, Int, String) {
+            var checked = 0, wrong = 0, first = ""
+            for (a, b) in zip(beats, beats.dropFirst()) {
+                let bpm = rate * 60 / Double(b.frame - a.frame)
+                for row in r.transport where row.frame > a.frame && row.frame < b.frame {
+                    checked += 1
+                    // A click interval is whole frames: ±1 frame of 20 000 is ±0.007 BPM.
+                    if abs(row.beatsPerMinute - bpm) > 0.02 || Int(row.beatsPerBar) != beatsPerBar(a.bar) {
+                        wrong += 1
+                        if first.isEmpty { first = "cycle \(row.frame): \(row.beatsPerMinute) BPM \(row.beatsPerBar)/\(row.beatType), clicks say \(bpm) in bar \(a.bar)" }
+                    }
+                }
+            }
+            return (checked, wrong, first)
+        }
+
+        /// `--transport master` at 133 BPM 4/4 (8 bars, then 150, then 3/4 from
+        /// bar 17) and 97.3 BPM 7/8 (4 bars, then 120, then 5/8 from bar 9), each
+        /// over 30 s: every click onset within ±0.5 frame of where the BBT
+        /// published for its cycle puts tick 0 of that beat; the accent on beat 1;
+        /// bar numbers from 1; the tempo and the meter published from the cycle
+        /// after the click where they change.
+        @Test(arguments: [
+            ("master133", "8 133\n8 150\n30 3/4 150\n", 133.0, 4, 16),
+            ("master97", "3 7/8 48.65\n3 7/8 60\n20 5/8 60\n", 97.3, 8, 6),
+        ])
+        func masterPublishesTheBBTOfTheClickItPlays(tag: String, map: String, bpm: Double, beatType: Int, meterBar: Int) throws {
+            let server = try JackTestServer()
+            defer { server.stop() }
+            let file = try Self.map("\(server.name).\(tag).map", map)
+            let (r, log) = try Self.record(server, tag, seconds: 32, ["--transport", "master", "--map", file]) { _ in }
+            #expect(log.contains("JACK timebase master: \(tag)"), "\(log)")
+            let beats = Self.masterBeats(r)
+            let settled = beats
+            // Tactus starts, then the transport: its first rolling cycle counts from bar 1.
+            let firstRoll = r.transport.first(where: \.rolling)
+            #expect(firstRoll.map { "\($0.bar).\($0.beat)" } == "1.1", "\(String(describing: firstRoll))")
+            let firstMeter = beatType == 4 ? 4 : 7, lastMeter = beatType == 4 ? 3 : 5
+            let worst = settled.map { abs($0.error) }.max() ?? .infinity
+            print("transport master \(bpm) BPM: \(beats.count) clicks, worst |onset − BBT beat| \(worst) frames, xruns \(r.xruns)")
+            #expect(beats.count >= Int(30 * bpm / 60), "clicks \(beats.count)")
+            #expect(worst <= 0.5, "\(settled.filter { abs($0.error) > 0.5 }.prefix(5).map { "\($0.frame): \($0.error)" })")
+            // Bars count on, beat 1 is the accent, every bar its meter's beats long.
+            var expected = (bar: beats.first?.bar ?? 1, beat: beats.first?.beat ?? 1)
+            for b in beats {
+                #expect(b.bar == expected.bar && b.beat == expected.beat, "click \(b.frame): bar \(b.bar) beat \(b.beat), expected \(expected)")
+                #expect(b.accent == (b.beat == 1), "click \(b.frame) bar \(b.bar) beat \(b.beat)")
+                let perBar = b.bar >= meterBar + 1 ? lastMeter : firstMeter
+                expected = b.beat >= perBar ? (b.bar + 1, 1) : (b.bar, b.beat + 1)
+            }
+            #expect(beats.contains { $0.bar > meterBar + 1 }, "the run reaches the meter change")
+            let (checked, wrong, first) = Self.tempoAndMeterAudit(r, beats) { $0 >= meterBar + 1 ? lastMeter : firstMeter }
+            print("transport master \(bpm) BPM: tempo and meter in \(checked) cycles, \(wrong) wrong")
+            #expect(checked > 5000 && wrong == 0, "\(first)")
+            let published = Set(r.transport.filter(\.hasBBT).map { ($0.beatsPerMinute * 100).rounded() / 100 })
+            #expect(published.contains(bpm) && published.contains(beatType == 4 ? 150 : 120), "\(published)")
+            #expect(Set(r.transport.filter { $0.rolling && $0.hasBBT }.map(\.beatType)) == [Double(beatType)])
+        }
+
+        /// A locate of the transport to bar 9 (133 BPM 4/4): Tactus relocates
+        /// (Stop, Song Position 128, Continue) and the BBT counts from bar 9.
+        @Test func masterCountsBarsFromNineAfterALocateToBarNine() throws {
+            let server = try JackTestServer()
+            defer { server.stop() }
+            // Bar 9 at 133 BPM 4/4: 8 × 4 × 60 × 48 000 / 133 = 692 932.3 frames.
+            let (r, log) = try Self.record(server, "masterlocate", seconds: 10, ["--transport", "master", "--bpm", "133"]) { _ in
+                Thread.sleep(forTimeInterval: 4)
+                let locateProbe = try Self.probe(server, ["transport", "locate", "692933"], tag: "locate")
+                #expect(TestProcess.wait(locateProbe, seconds: 10) == 0)
+            }
+            #expect(log.contains("JACK timebase master"), "\(log)")
+            let beats = Self.masterBeats(r)
+            let firstRoll = r.transport.first(where: \.rolling)
+            #expect(firstRoll.map { "\($0.bar).\($0.beat)" } == "1.1", "\(String(describing: firstRoll))")
+            let relocation = r.midi().firstIndex { $0.bytes == [0xFC] }
+            let midi = r.midi().filter { $0.bytes != [0xF8] }
+            #expect(midi.prefix(4).map(\.bytes) == [[0xFA], [0xFC], [0xF2, 0, 1], [0xFB]], "\(midi.prefix(6).map(\.bytes))")
+            guard let index = relocation else { return }
+            let stopFrame = r.midi()[index].frame
+            let after = beats.filter { $0.frame > stopFrame }
+            // The cycle after the relocation's Continue (bar 9's first beat) counts from bar 9.
+            let next = r.transport.first { $0.frame > stopFrame }
+            #expect(next.map { "\($0.bar).\($0.beat)" } == "9.1", "\(String(describing: next))")
+            // The cycle a relocation lands in was published before the engine took the locate.
+            let settled = beats.filter { $0.frame != stopFrame }
+            let worst = settled.map { abs($0.error) }.max() ?? .infinity
+            print("transport master locate: \(beats.count) clicks, worst \(worst) frames, bars after the locate \(after.prefix(5).map(\.bar))")
+            #expect(worst <= 0.5, "\(beats.filter { abs($0.error) > 0.5 }.map { "\($0.frame) \($0.bar).\($0.beat): \($0.error)" }), stop at \(stopFrame)")
+        }
+
+        // MARK: - PipeWire
+
+        /// PipeWire's JACK (0.3.65) carries the timebase master's BBT through its
+        /// own position (in beats) and hands other clients whole ticks only:
+        /// `tick_double` and `JackTickDouble` do not reach them, and a tick can read
+        /// one lower than Tactus published. Pinned here: no cycle has
+        /// `JackTickDouble`, and every click onset lies within the tick the BBT of
+        /// its cycle puts it in or the tick after (±0.5 frame; a tick is 11.3
+        /// frames at 133 BPM); bars count from 9 after the locate to bar 9, as on jackd.
+        @Test(.enabled(if: PipeWireTestServer.isInstalled, "needs pipewire, pipewire-jack, pipewire-bin (scripts/test installs them)"))
+        func masterOnPipeWirePublishesWholeTicksOnlyAndEveryClickIsInItsTick() throws {
+            let pw = try PipeWireTestServer()
+            defer { pw.stop() }
+            let host = Host(pw)
+            let (r, log) = try Self.record(on: host, "pwmaster", seconds: 10, ["--transport", "master", "--bpm", "133"]) { _ in
+                Thread.sleep(forTimeInterval: 4)
+                let locate = try Self.probe(on: host, ["transport", "locate", "692933"], tag: "locate")
+                #expect(TestProcess.wait(locate, seconds: 10) == 0)
+            }
+            #expect(log.contains("JACK timebase master: pwmaster"), "\(log)")
+            let published = r.transport.filter { $0.rolling && $0.hasBBT }
+            #expect(published.count > 1500 && !published.contains(where: \.hasTickDouble), "\(published.count) cycles with BBT")
+            let stop = r.midi().first { $0.bytes == [0xFC] }?.frame ?? .max
+            let framesPerBeat = Self.rate * 60 / 133
+            var checked = 0, outside: [String] = []
+            for onset in r.onsets where onset.port == 1 && onset.frame != stop {
+                guard let row = published.last(where: { $0.frame <= onset.frame }), onset.frame - row.frame < 256 else { continue }
+                // The next beat after tick t (of 1920) is (1920 − t − 1) to (1920 − t) ticks on, one
+                // tick earlier when PipeWire read the tick one low; or the cycle's first frame at tick 0.
+                let early = Double(row.frame) + Double(1918 - row.tick) / 1920 * framesPerBeat
+                let late = Double(row.frame) + Double(1920 - row.tick) / 1920 * framesPerBeat
+                let f = Double(onset.frame)
+                checked += 1
+                if !(row.tick == 0 && onset.frame == row.frame) && !(f >= early - 0.5 && f <= late + 0.5) {
+                    outside.append("\(onset.frame): tick \(row.tick) at \(row.frame) puts it in \(early)...\(late)")
+                }
+            }
+            let lowTicks = r.onsets.filter { onset in
+                guard onset.port == 1, let row = published.last(where: { $0.frame <= onset.frame }) else { return false }
+                return Double(onset.frame) < Double(row.frame) + Double(1919 - row.tick) / 1920 * framesPerBeat - 0.5
+            }.count
+            print("PipeWire transport master: \(checked) clicks checked against whole ticks, \(outside.count) outside, \(lowTicks) a tick early, recorder holes \(r.holes.count)")
+            #expect(checked >= 15 && outside.isEmpty, "\(outside)")
+            #expect(r.transport.first { $0.frame > stop }.map { "\($0.bar).\($0.beat)" } == "9.1")
+        }
+
+        // MARK: - conditional
+
+        /// Another client holds the timebase: `--transport master` says so and
+        /// runs as join (the BBT stays the other master's); `master-force` takes it over.
+        @Test func masterIsConditionalAndMasterForceTakesOver() throws {
+            let server = try JackTestServer()
+            defer { server.stop() }
+            let master = try Self.probe(server, ["transport", "master", "--no-roll", "--seconds", "20", "--segments", "0:100:4"], tag: "holder")
+            defer { if master.isRunning { kill(master.processIdentifier, SIGKILL) } }
+            Thread.sleep(forTimeInterval: 1)
+            let (joined, log) = try Self.record(server, "conditional", seconds: 3, ["--transport", "master", "--bpm", "133"]) { _ in }
+            #expect(log.contains("another JACK client is timebase master: running as --transport join (--transport master-force takes over)"), "\(log)")
+            #expect(log.components(separatedBy: "another JACK client is timebase master").count == 2, "said once")
+            let joinedTempi = Set(joined.transport.filter(\.hasBBT).map(\.beatsPerMinute))
+            #expect(joinedTempi == [100], "the other master's BBT: \(joinedTempi)")
+            let (forced, forcedLog) = try Self.record(server, "forced", seconds: 3, ["--transport", "master-force", "--bpm", "133"]) { _ in }
+            #expect(forcedLog.contains("JACK timebase master: forced"), "\(forcedLog)")
+            let late = forced.transport.suffix(100).filter(\.hasBBT)
+            #expect(!late.isEmpty && late.allSatisfy { $0.beatsPerMinute == 133 }, "\(Set(late.map(\.beatsPerMinute)))")
+        }
+
+        // MARK: - join
+
+        /// `jack_transport` start, locate and stop move Tactus (Start; Stop, Song
+        /// Position 64, Continue; Stop); a MIDI Start on its `control` port starts
+        /// Tactus and the transport rolls with it, from frame 0.
+        @Test func joinStartsStopsAndLocatesBothWays() throws {
+            let server = try JackTestServer()
+            defer { server.stop() }
+            var controlStart: Date?
+            let (r, log) = try Self.record(server, "join", seconds: 9, ["--transport", "join", "--bpm", "120", "--start-stopped"]) { _ in
+                Thread.sleep(forTimeInterval: 0.5)
+                let startProbe = try Self.probe(server, ["transport", "start"], tag: "start")
+                #expect(TestProcess.wait(startProbe, seconds: 10) == 0)
+                Thread.sleep(forTimeInterval: 1.5)
+                // Bar 5 at 120 BPM 4/4: 4 bars of 96 000 frames.
+                let locateProbe = try Self.probe(server, ["transport", "locate", "384000"], tag: "locate")
+                #expect(TestProcess.wait(locateProbe, seconds: 10) == 0)
+                Thread.sleep(forTimeInterval: 1.5)
+                let stopProbe = try Self.probe(server, ["transport", "stop"], tag: "stop")
+                #expect(TestProcess.wait(stopProbe, seconds: 10) == 0)
+                Thread.sleep(forTimeInterval: 1)
+                let script = try JACKServerTests.InteractiveDisplay.script("\(server.name).join.script", ["0.2 FA"])
+                controlStart = Date()
+                let sender = try JACKServerTests.InteractiveDisplay.send(server: server, to: "join:control", script: script)
+                #expect(TestProcess.wait(sender, seconds: 15) == 0)
+            }
+            #expect(controlStart != nil)
+            let midi = r.midi().filter { $0.bytes != [0xF8] }
+            let words = midi.map(\.bytes)
+            // Start; the locate to bar 5: Stop, Song Position 64 (4 bars of 16ths), Continue; Stop and where; Start.
+            #expect(Array(words.prefix(5)) == [[0xFA], [0xFC], [0xF2, 64, 0], [0xFB], [0xFC]], "\(words)")
+            #expect(words.count == 7 && words[5].first == 0xF2 && words[6] == [0xFA], "\(words)")
+            // The transport rolled, stood still, and rolled again from frame 0 after the MIDI Start.
+            let rolls = zip(r.transport, r.transport.dropFirst()).filter { $0.0.state == 0 && $0.1.state != 0 }.map(\.1)
+            #expect(rolls.count == 2, "\(rolls.map(\.transportFrame))")
+            // JACK takes the start before the locate to 0 asked with it: it starts at the old frame and rolls from 0.
+            let lastStop = r.transport.lastIndex { $0.state == 0 } ?? 0
+            let rolledFrom = r.transport[lastStop...].first(where: \.rolling)?.transportFrame
+            #expect(rolledFrom == 0, "rolled from \(String(describing: rolledFrom))")
+            if let lastStart = midi.last?.frame, let roll = rolls.last?.frame {
+                print("transport join: MIDI Start on control → transport rolling \(Double(roll - lastStart) / Self.rate * 1000) ms from Tactus's Start")
+                #expect(abs(roll - lastStart) < 4800, "within 0.1 s")
+            }
+            #expect(!log.contains("timebase master"), "join asks for no timebase")
+        }
+
+        /// The space key in the interactive display starts Tactus and the
+        /// transport with it; the JACK row shows the mode, the roll and the timebase.
+        @Test func joinTheSpaceKeyStartsTheTransportAndTheDisplaySaysSo() throws {
+            let server = try JackTestServer()
+            defer { server.stop() }
+            let out = TestFiles.file("\(server.name).space.recording")
+            let ready = TestFiles.file("\(server.name).space.ready")
+            let recorder = try TestProcess.launch(TestFiles.probe, [
+                "record", "-s", server.name, "--name", "rec", "--out", out.path, "--ready", ready.path, "--transport", "--seconds", "6",
+            ], output: TestFiles.file("\(server.name).space.recorder.log"))
+            #expect(TestProcess.waitForFile(ready, seconds: 10))
+            let run = try JACKServerTests.InteractiveDisplay.Run(server: server, name: "spacejoin", [
+                "--transport", "join", "--start-stopped", "--bpm", "120", "--connect-clock", "rec:midi_1", "rec:audio_1",
+            ], width: 160)
+            let stopped = run.tmux.waitFor { $0.contains { $0.contains("transport join, stopped; timebase none") } }
+            #expect(stopped != nil, "\((try? run.tmux.screen()) ?? [])")
+            try run.tmux.keys("Space")
+            let rolling = run.tmux.waitFor { $0.contains { $0.contains("transport join, rolling; timebase none") } }
+            #expect(rolling != nil, "\((try? run.tmux.screen()) ?? [])")
+            Thread.sleep(forTimeInterval: 1)
+            try run.tmux.keys("q")
+            #expect(run.waitForExit() == 0)
+            #expect(TestProcess.wait(recorder, seconds: 20) == 0)
+            let r = try Recording(contentsOf: out)
+            let start = r.midi().first { $0.bytes == [0xFA] }
+            let roll = r.transport.first(where: \.rolling)
+            #expect(start != nil && roll?.transportFrame == 0, "\(String(describing: roll))")
+            if let start, let roll {
+                print("transport join: the space key's Start → transport rolling \(Double(roll.frame - start.frame) / Self.rate * 1000) ms later")
+                #expect(roll.frame >= start.frame && roll.frame - start.frame < 4800)
+            }
+        }
+
+        // MARK: - follow
+
+        /// The test master: 120 BPM 4/4, 133 from bar 5, 3/4 from bar 9, integer
+        /// ticks; transport rolls from frame 0, at 16.5 s (bar 10) located to bar 13 (0.79
+        /// frame before its first beat). Tactus at its own 100 BPM follows: every
+        /// click within ±1 frame of the map's beat from the second beat after the
+        /// start, the tempo change and the locate; accents on the map's bar lines;
+        /// 24 clock ticks a beat; the locate answered with Stop, Song Position
+        /// 176 (44 beats in 16ths) and Continue on bar 13's frame.
+        @Test func followClicksOnTheMastersBeatsThroughATempoStepAMeterChangeAndALocate() throws {
+            let server = try JackTestServer()
+            defer { server.stop() }
+            try Self.follow(on: Host(server), tolerance: 1)
+        }
+
+        /// The same on PipeWire's JACK (0.3.65), where it differs: a follower's
+        /// cycle reads the transport a period behind the frames it plays (the
+        /// master's BBT reaches it one cycle later than on jackd), and the BBT's
+        /// frame and tick do not line up from cycle to cycle to the tick. Pinned:
+        /// every click from the second beat after the start, the tempo step and the
+        /// locate is one period (256 frames) late, within two ticks (±25 frames);
+        /// the Start and the locate's Stop, Song Position 176 and Continue as on jackd.
+        @Test(.enabled(if: PipeWireTestServer.isInstalled, "needs pipewire, pipewire-jack, pipewire-bin (scripts/test installs them)"))
+        func followOnPipeWireClicksOnePeriodLateWithinTwoTicks() throws {
+            let pw = try PipeWireTestServer()
+            defer { pw.stop() }
+            let errors = try Self.followErrors(on: Host(pw), tolerance: 25, offset: 256, exact: false)
+            print("PipeWire follow: errors against the master's beat from \(errors.min() ?? 0) to \(errors.max() ?? 0) frames (the period is 256)")
+            #expect(errors.count >= 40)
+        }
+
+        /// Each click's error against the map, signed, from `follow(on:)` (for PipeWire's pin).
+        static func follow(on server: Host, tolerance: Double) throws {
+            _ = try followErrors(on: server, tolerance: tolerance)
+        }
+
+        /// `exact`: jackd's rules too (the master's stop at the end heard as Stop and
+        /// Song Position alone, 24 ticks between every two clicks).
+        static func followErrors(on server: Host, tolerance: Double, offset: Double = 0, exact: Bool = true) throws -> [Double] {
+            var errors: [Double] = []
+            var master: Process?
+            let (r, log) = try Self.record(on: server, "follow", seconds: 24, ["--transport", "follow", "--bpm", "100", "--start-stopped"]) { _ in
+                master = try Self.probe(on: server, ["transport", "master", "--segments", "0:120:4,16:133:4,32:133:3", "--seconds", "22"], tag: "master")
+                // Past bar 9 (15.2 s): the follower has seen the meter change the master's bars count from.
+                Thread.sleep(forTimeInterval: 16.5)
+                let locateProbe = try Self.probe(on: server, ["transport", "locate", "990315"], tag: "locate")
+                #expect(TestProcess.wait(locateProbe, seconds: 10) == 0)
+            }
+            if let master { #expect(TestProcess.wait(master, seconds: 20) == 0) }
+            #expect(!log.contains("error"), "\(log)")
+            // The map's beats in transport frames.
+            var beats: [(frame: Double, bar: Int, beat: Int)] = []
+            for k in 0..<16 { beats.append((Double(k) * 24000, k / 4 + 1, k % 4 + 1)) }
+            let beat133 = Self.rate * 60 / 133
+            for k in 0..<16 { beats.append((384_000 + Double(k) * beat133, 5 + k / 4, k % 4 + 1)) }
+            for k in 0..<40 { beats.append((384_000 + Double(16 + k) * beat133, 9 + k / 3, k % 3 + 1)) }
+            // Transport frame of each recorded frame, from the cycle it is in.
+            func transportFrame(_ f: Int64) -> Double? {
+                guard let row = r.transport.last(where: { $0.frame <= f }), row.rolling else { return nil }
+                return Double(row.transportFrame + (f - row.frame))
+            }
+            let clicks = r.onsets.filter { $0.port == 1 }
+            guard let stop = r.midi().first(where: { $0.bytes == [0xFC] }) else { Issue.record("no Stop for the locate: \(r.midi().filter { $0.bytes != [0xF8] }.map(\.bytes))"); return errors }
+            var worst = 0.0, checked = 0
+            var skippedAfter: Set<String> = []
+            for click in clicks {
+                guard let t = transportFrame(click.frame) else { continue }
+                guard let nearest = beats.min(by: { abs($0.frame - t) < abs($1.frame - t) }) else { continue }
+                // The first beat after the start, the tempo step and the locate may be off.
+                let event = click.frame >= stop.frame ? "locate" : nearest.frame >= 384_000 ? "tempo" : "start"
+                if !skippedAfter.contains(event) {
+                    skippedAfter.insert(event)
+                    continue
+                }
+                let error = t - nearest.frame - offset
+                errors.append(error + offset)
+                worst = max(worst, abs(error))
+                checked += 1
+                #expect(abs(error) <= tolerance, "click at transport frame \(t): bar \(nearest.bar) beat \(nearest.beat) is at \(nearest.frame)")
+                #expect((click.value > 0.8) == (nearest.beat == 1), "accent at bar \(nearest.bar) beat \(nearest.beat)")
+            }
+            print("transport follow (\(server.serverArguments.isEmpty ? "PipeWire" : "jackd")): \(checked) clicks checked, worst \(worst) frames from the master's beat, xruns \(r.xruns)")
+            #expect(checked >= 40, "clicks checked \(checked)")
+            // The locate: Stop, Song Position 176 (0xF2 0x30 0x01), Continue on bar 13's first beat.
+            let transportEvents = r.midi().filter { $0.bytes != [0xF8] }
+            #expect(Array(transportEvents.prefix(4).map(\.bytes)) == [[0xFA], [0xFC], [0xF2, 0x30, 0x01], [0xFB]], "\(transportEvents.map(\.bytes))")
+            // The master's stop at its end: Stop and Song Position, nothing else.
+            #expect(!exact || transportEvents.count == 6 && transportEvents[4].bytes == [0xFC] && transportEvents[5].bytes.first == 0xF2, "\(transportEvents.map(\.bytes))")
+            if let cont = transportEvents.first(where: { $0.bytes == [0xFB] && $0.frame >= stop.frame }), let t = transportFrame(cont.frame) {
+                // Placed from the first cycle after the locate, which bounds the phase to one tick (11.3 frames at 133).
+                print("transport follow: Continue at transport frame \(t), bar 13 at 990315.8")
+                #expect(abs(t - 990_315.8) <= 11.3)
+            }
+            // 24 ticks a beat between two clicks, before and after the locate.
+            let ticks = r.ticks()
+            let clickFrames = clicks.map(\.frame)
+            var counts: [Int] = []
+            for (a, b) in zip(clickFrames, clickFrames.dropFirst()) where !(a < stop.frame && b >= stop.frame) {
+                counts.append(ticks.filter { $0 >= a && $0 < b }.count)
+            }
+            #expect(!exact || Set(counts) == [24], "ticks between clicks \(counts)")
+            return errors
+        }
+    }
+}
