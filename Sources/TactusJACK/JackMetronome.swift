@@ -392,6 +392,7 @@ public final class JackMetronome {
         if let signal { log("\(signal == SIGINT ? "SIGINT" : "SIGTERM") received: stopping") }
         if isConnected, let client {
             let cycles = shared.pointee.cycles.load(ordering: .relaxed)
+            shared.pointee.quitting.store(true, ordering: .releasing)
             control.pointee.commands.push(.setSongPositionEnabled(false))
             control.pointee.commands.push(.setClockWhileStopped(false))
             control.pointee.commands.push(.stop)

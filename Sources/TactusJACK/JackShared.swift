@@ -14,6 +14,10 @@ public struct JackShared: ~Copyable, @unchecked Sendable {
     public let frameClock = FrameClockReference()
     /// Process cycles run.
     public let cycles = Atomic<Int>(0)
+    /// Set by `JackMetronome.shutdown`: Tactus is quitting, so its own Stop goes
+    /// out whoever owns the transport (a JACK master being followed, a Link
+    /// session): the slaves of its clock must hear Stop as the last byte.
+    public let quitting = Atomic<Bool>(false)
     /// Frames in the last cycle (the JACK period).
     public let period = Atomic<Int>(0)
     /// Control input messages received (pushed or dropped).

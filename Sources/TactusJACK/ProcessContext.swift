@@ -119,7 +119,11 @@ enum ProcessCycle {
             }
             // jack2's own times are CLOCK_MONOTONIC_RAW, Link's clock on Linux.
             let host = Double(times.microseconds - context.pointee.rawClockOffset.microseconds)
-            let position = !context.pointee.readsTransport ? nil : readTransport(context, client: client, frames: frames)
+            // Quitting: no source's position any more, so the Stop pushed with the
+            // flag is played by the engine itself (it is not a request for the source).
+            let quitting = _unsafePerformance { shared.pointee.quitting.load(ordering: .acquiring) }
+            if quitting { context.pointee.engine.sourceOwnsTransport = false }
+            let position = quitting || !context.pointee.readsTransport ? nil : readTransport(context, client: client, frames: frames)
             let wasRunning = _unsafePerformance { context.pointee.control.pointee.status.running.load(ordering: .relaxed) }
             render(context, frames: Int(frames), at: start, host: host, microsecondsPerFrame: microsecondsPerFrame,
                    click: click, feedback: feedback, position: position)
@@ -148,7 +152,7 @@ enum ProcessCycle {
                        position transport: TimelinePosition?) {
         _unsafePerformance {
             var position = transport
-            if var link = context.pointee.link {
+            if var link = context.pointee.link, context.pointee.engine.sourceOwnsTransport {
                 context.pointee.engine.applyCommands(blockStart: start, control: context.pointee.control.pointee)
                 position = link.position(frame: start, frames: frames, hostMicroseconds: host, microsecondsPerFrame: microsecondsPerFrame,
                                          latencyFrames: context.pointee.shared.pointee.clickLatency.load(ordering: .relaxed),

@@ -24,6 +24,7 @@ extension JACKServerTests {
                 "  audio out  system:capture_2",
                 "  audio in   system:playback_1",
                 "  audio in   system:playback_2",
+                "JACK transport stopped, timebase master: none",
             ])
         }
 

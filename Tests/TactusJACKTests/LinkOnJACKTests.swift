@@ -137,7 +137,9 @@ extension JACKServerTests {
             #expect(abs(fromBar[0]) <= 48)
             #expect(startB > startA + Self.bar / 2)
             // After both ran 5 s: every click of B within ±1 ms (48 frames) of A's.
-            let window = (startB + 5 * Int64(Self.rate))...(startB + 6 * Int64(Self.rate))
+            // Half open: B's clicks fall on whole 24 000-frame beats after its Start, so a
+            // closed second would hold a third click whenever both ends are beats.
+            let window = (startB + 5 * Int64(Self.rate))..<(startB + 6 * Int64(Self.rate))
             let clicksB = rec.clicks(port: 2).filter { window.contains($0) }
             let offsets = Self.offsets(clicksB, to: rec.clicks(port: 1))
             print("Link beat alignment 5-6 s after B's Start: \(Self.describe(offsets))")

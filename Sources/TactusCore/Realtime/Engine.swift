@@ -110,8 +110,10 @@ public struct Engine: ~Copyable {
         if let feedback { for i in 0..<frames { feedback[i] = 0 } }
         let end = start + Int64(frames)
 
-        applyCommands(blockStart: start, control: control)
+        // Whether this block's source owns start and stop, before the commands
+        // that ask for them are read.
         sourced = position?.ownsTransport ?? false
+        applyCommands(blockStart: start, control: control)
         if let position { follow(position, blockStart: start, frames: frames, control: control) } else { stopFollowing() }
         if let anchor = barAnchor {
             barAnchor = nil
