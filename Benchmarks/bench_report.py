@@ -20,9 +20,12 @@ Reads bench-results/raw/ (written by scripts/bench):
 Writes results.md and results.png (gnuplot) beside raw/ and prints the table.
 Nothing here is typed in: a figure that was not recorded is shown as missing.
 
-usage: bench_report.py RESULTS_DIR [--quick] [--readme README.md]
+usage: bench_report.py RESULTS_DIR [--quick] [--rows LIST] [--readme README.md]
+  --rows    only these rows (`9,10,11`; 8 stands for 8 (1)-(3)), as scripts/bench --rows ran them
   --readme  also puts the table between README's `<!-- bench-results: begin -->`
-            and `<!-- bench-results: end -->` lines (scripts/bench --update-readme)
+            and `<!-- bench-results: end -->` lines (scripts/bench --update-readme);
+            with --rows only those rows are replaced there, the others kept, and the
+            block lists which run (date, commit, machine) each row came from
 """
 import json
 import os
@@ -78,14 +81,9 @@ def callgrind_total(path):
 
 
 def rtprobe_cycles(path):
-    if not os.path.exists(path):
-        return None
-    with open(path) as f:
-        for line in f:
-            fields = line.split()
-            if len(fields) == 2 and fields[0] == "cycles":
-                return int(fields[1])
-    return None
+    """The callback cycles the interposer counted (its report, churn_report.read_rtprobe); None without it."""
+    report = churn_report.read_rtprobe(path)
+    return report.get("cycles") if report is not None else None
 
 
 def parse_render(text):
@@ -333,6 +331,15 @@ def link_rows(raw):
     return []
 
 
+def churn_clock(v):
+    """The churn row's clock words: on the grid in how many undisturbed minutes."""
+    if "clock_minutes_judged" not in v:
+        return ""
+    off = v["clock_minutes_off"]
+    return (f"; clock {'on the grid' if not off else 'OFF THE GRID in ' + str(len(off))} of {v['clock_minutes_judged']} "
+            f"undisturbed minutes ({v['clock_minutes_xrun']} with an xrun not judged)")
+
+
 def churn_rows(raw):
     """Row 10 from churn/churn.json (Benchmarks/churn.sh), or its output when it wrote none."""
     path = os.path.join(raw, "churn", "churn.json")
@@ -344,9 +351,18 @@ def churn_rows(raw):
         return [[10, f"churn: RssAnon at {v['baseline_at']} s → end, fds, threads, control-thread CPU",
                  f"{v['seconds']} s on jackd dummy p256: holds every 10 s, preset switches every 30 s, keys, taps, "
                  f"connections every 15 s, a sender client a minute, {restarts}",
-                 f"{v['rss_anon_kb'][0]} → {v['rss_anon_kb'][1]} kB ({v['rss_growth_kb']:+d} kB, bound {v['rss_bound_kb']}); "
+                 (f"live heap {v['heap_bytes'][0]} → {v['heap_bytes'][1]} bytes ({v['heap_growth_bytes']:+d}, bound {v['heap_bound_bytes']}), "
+                  f"{v['heap_blocks'][0]} → {v['heap_blocks'][1]} blocks ({v['heap_growth_blocks']:+d}, bound {v['heap_bound_blocks']}); "
+                  if "heap_bytes" in v else "")
+                 + f"{v['rss_anon_kb'][0]} → {v['rss_anon_kb'][1]} kB ({v['rss_growth_kb']:+d} kB, bound {v['rss_bound_kb']}); "
                  f"fds {v['fds'][0]} → {v['fds'][1]}; threads {v['threads'][0]} → {v['threads'][1]}; CPU {cpu}; "
-                 f"xruns {v['xruns']} ({v['xruns_tactus']} naming tactus)"
+                 f"xruns {v['xruns']} ({v['xruns_tactus']} naming tactus"
+                 + (f", {v['xruns_tactus_running']} while its callback ran" if "xruns_tactus_running" in v else "")
+                 + (f", {v['xruns_tactus_alone']} of those with neither the twin nor the server's driver late" if "xruns_tactus_alone" in v else "")
+                 + (f"; twin server without tactus {v['xruns_twin']}" if "xruns_twin" in v else "") + ")"
+                 + churn_clock(v)
+                 + (f"; process callback: {v['callback_violations']} allocations or locks in {v['callback_cycles']} cycles"
+                    if "callback_cycles" in v else "")
                  + ("" if not v["grew"] else "; GREW: " + ", ".join(v["grew"])),
                  "— (no peer has presets or pressure)"]]
     path = os.path.join(raw, "churn.txt")
@@ -380,6 +396,12 @@ def parse_xrun(text):
                     "intervals": int(m.group(5)), "after": float(m.group(6)), "after_max": float(m.group(7)), "p50": float(m.group(8)),
                     "p95": float(m.group(9)), "max": float(m.group(10)), "during": float(m.group(11)), "during_max": float(m.group(12)),
                     "before": float(m.group(13)), "xruns": int(m.group(14))}
+            windows = re.search(r"(\d+) of (\d+) half-second windows judged", line)
+            if windows:
+                alsa["windows"] = [int(windows.group(1)), int(windows.group(2))]
+            stalls = re.search(r"(\d+) machine stalls over 1 ms after the stall \(the longest (\d+) ms\)", line)
+            if stalls:
+                alsa["machine_stalls"] = [int(stalls.group(1)), int(stalls.group(2))]
     return jack, alsa
 
 
@@ -401,10 +423,15 @@ def xrun_rows(raw):
         where = "alsa-vm (emulated CPU)" if "alsa-vm" in text else "this machine's sequencer"
         rows.append([11, "ALSA clock through one forced xrun: interval spread before / during / from 0.5 s after; lateness after",
                      f"one {alsa['stall_ms']} ms stall at {alsa['bpm']:g} BPM, {where}; {alsa['xruns']} xruns; "
+                     + (f"{alsa['machine_stalls'][0]} machine stalls over 1 ms after it (longest {alsa['machine_stalls'][1]} ms); "
+                        if "machine_stalls" in alsa else "")
+                     + (f"{alsa['windows'][0]} of {alsa['windows'][1]} half-second windows after it without either (judged); " if "windows" in alsa else "")
+                     + 
                      f"{alsa['alsa_ticks']} ALSA ticks, {alsa['jack_ticks']} on JACK",
                      (f"sd {fmt(alsa['before'])} / {fmt(alsa['during'])} / {fmt(alsa['after'])} ms; "
                       f"p50 {fmt(alsa['p50'])} p95 {fmt(alsa['p95'])} max {fmt(alsa['max'])} ms" if alsa["intervals"] else
-                      "not measured: the server itself lost real time (its xruns), the test judges no timing then"),
+                      "not measured: the server or the machine itself lost real time (xruns, timers over 1 ms late) in every window, "
+                      "the test judges no timing then"),
                      "target after: sd ≤ 0.150 ms, p95 ≤ 0.250 ms"])
     if not rows:
         rows.append([11, "clocks through a forced xrun", "no figures: see raw/xrun.txt", "—", "—"])
@@ -478,18 +505,103 @@ README_BEGIN = "<!-- bench-results: begin -->"
 README_END = "<!-- bench-results: end -->"
 
 
-def update_readme(path, results_text):
-    """Replaces what lies between the README's result markers with `results_text`
-    (its heading one level down, under the Performance heading)."""
+def row_number(label):
+    """The row's number: 8 for "8 (2)"."""
+    return int(str(label).split()[0])
+
+
+def parse_rows(text):
+    """`9,10,11` or `1-3,9` → the sorted row numbers; ValueError naming what is wrong."""
+    numbers = set()
+    for part in text.split(","):
+        part = part.strip()
+        bounds = part.split("-")
+        if not part or len(bounds) > 2 or not all(b.isdigit() for b in bounds):
+            raise ValueError(f"--rows: '{part}' is not a row number or a range like 1-3 (in '{text}')")
+        low, high = int(bounds[0]), int(bounds[-1])
+        if not 1 <= low <= high <= ROW_COUNT:
+            raise ValueError(f"--rows: '{part}' is outside rows 1-{ROW_COUNT} (in '{text}')")
+        numbers.update(range(low, high + 1))
+    return sorted(numbers)
+
+
+ROW_COUNT = 11
+
+
+def ranges(numbers):
+    """[1, 2, 3, 9, 11] → "1-3, 9, 11"."""
+    out, numbers = [], sorted(numbers)
+    i = 0
+    while i < len(numbers):
+        j = i
+        while j + 1 < len(numbers) and numbers[j + 1] == numbers[j] + 1:
+            j += 1
+        out.append(f"{numbers[i]}-{numbers[j]}" if j > i + 1 else ", ".join(str(n) for n in numbers[i:j + 1]))
+        i = j + 1
+    return ", ".join(out)
+
+
+def parse_block(body):
+    """What the README's result block holds: ([(row numbers, context)], [table row cells]).
+    A block written by one whole run has a paragraph of context for every row; a merged
+    one a list `* Rows 1-8: context`."""
+    lines = body.strip("\n").splitlines()
+    table = [l for l in lines if l.startswith("| ") and not l.startswith("| Row |")]
+    cells = [[c.strip() for c in l.strip().strip("|").split(" | ")] for l in table]
+    present = sorted({row_number(c[0]) for c in cells})
+    runs = []
+    for l in lines:
+        m = re.match(r"\* Rows? ([0-9, -]+): (.*)$", l)
+        if m:
+            runs.append((parse_rows(m.group(1).replace(" ", "")), m.group(2)))
+    if not runs:
+        first_table = next((i for i, l in enumerate(lines) if l.startswith("|")), len(lines))
+        context = " ".join(l.strip() for l in lines[1:first_table] if l.strip())
+        if present:
+            runs = [(present, context)]
+    return runs, cells
+
+
+def merge_block(old_body, new_rows, rows, context, notes):
+    """The README block with `rows` (numbers) replaced by `new_rows` (cells), the other rows
+    of `old_body` kept in order, and the list of runs saying where each row came from."""
+    runs, cells = parse_block(old_body)
+    kept = [c for c in cells if row_number(c[0]) not in rows]
+    merged = sorted(kept + [[str(x) for x in r] for r in new_rows], key=lambda c: row_number(c[0]))
+    runs = [(sorted(set(numbers) - set(rows)), text) for numbers, text in runs]
+    runs = [r for r in runs if r[0]] + [(sorted(rows), context)]
+    runs.sort(key=lambda r: r[0][0])
+    listing = [f"* Row{'s' if len(numbers) > 1 else ''} {ranges(numbers)}: {text}" for numbers, text in runs]
+    return "\n".join(["### Latest runs", "", *listing, "", markdown(merged), "", *[f"* {n}" for n in notes], "",
+                      "Plot: `bench-results/results.png` (not committed)."])
+
+
+def readme_block(path):
+    """(README text, start and end of what lies between its result markers)."""
     with open(path) as f:
         text = f.read()
     begin, end = text.find(README_BEGIN), text.find(README_END)
     if begin < 0 or end < begin:
         raise ValueError(f"{path} has no {README_BEGIN} ... {README_END} lines")
+    return text, begin + len(README_BEGIN), end
+
+
+def merge_readme(path, new_rows, rows, context, notes):
+    """Replaces only `rows` of the README's table (scripts/bench --rows … --update-readme)."""
+    text, start, end = readme_block(path)
+    body = merge_block(text[start:end], new_rows, rows, context, notes)
+    with open(path, "w") as f:
+        f.write(text[:start] + "\n" + body + "\n" + text[end:])
+
+
+def update_readme(path, results_text):
+    """Replaces what lies between the README's result markers with `results_text`
+    (its heading one level down, under the Performance heading)."""
+    text, start, end = readme_block(path)
     body = results_text.replace("## Tactus benchmark", "### Latest run", 1).rstrip("\n")
     body = body.replace("Plot: results.png", "Plot: `bench-results/results.png` (not committed).")
     with open(path, "w") as f:
-        f.write(text[:begin + len(README_BEGIN)] + "\n" + body + "\n" + text[end:])
+        f.write(text[:start] + "\n" + body + "\n" + text[end:])
 
 
 def main(argv):
@@ -498,6 +610,11 @@ def main(argv):
         return 2
     results = argv[0]
     quick = "--quick" in argv
+    try:
+        only = parse_rows(argv[argv.index("--rows") + 1]) if "--rows" in argv else None
+    except (ValueError, IndexError) as e:
+        print(f"bench_report.py: {e}", file=sys.stderr)
+        return 2
     raw = os.path.join(results, "raw")
     runs = load_runs(raw)
     jackd = [r for r in runs if r[0] == "jackd"]
@@ -506,12 +623,15 @@ def main(argv):
             + cycle_rows(raw) + render_rows(raw) + alsa_rows(raw, runs) + pressure_rows(raw)
             + timing_rows("8 (1)", pipewire, "click") + timing_rows("8 (2)", pipewire, "clock") + process_rows("8 (3)", pipewire)
             + link_rows(raw) + churn_rows(raw) + xrun_rows(raw))
+    if only is not None:
+        rows = [r for r in rows if row_number(r[0]) in only]
     context = ""
     if os.path.exists(os.path.join(raw, "machine.txt")):
         with open(os.path.join(raw, "machine.txt")) as f:
             context = f.read().strip()
     plot = write_plot(results, runs)
-    title = f"Tactus benchmark ({'scripts/bench --quick: rows 1-5, 9' if quick else 'scripts/bench: all rows'})"
+    command = "scripts/bench" + (" --quick" if quick else "") + (f" --rows {','.join(map(str, only))}" if only else "")
+    title = f"Tactus benchmark ({command}: {'rows ' + ranges(only) if only else 'rows 1-5, 10' if quick else 'all rows'})"
     notes = ["max error: worst distance of an event from the nominal grid (interval 60·48000/BPM frames for clicks, "
              "a 24th of it for clock ticks), phase fitted; 0.5 fr is what rounding to whole frames costs. "
              "drift: least-squares slope against the nominal interval, ± its standard error "
@@ -523,7 +643,9 @@ def main(argv):
     with open(os.path.join(results, "results.md"), "w") as f:
         f.write(text)
     print(text)
-    if "--readme" in argv:
+    if "--readme" in argv and only is not None:
+        merge_readme(argv[argv.index("--readme") + 1], rows, only, " ".join(context.split()) + f" ({command})", notes)
+    elif "--readme" in argv:
         update_readme(argv[argv.index("--readme") + 1], text)
     return 0
 

@@ -12,17 +12,41 @@
 # every 30 s three taps; every 15 s tactus:click is connected to or
 # disconnected from system:playback_1. The server is stopped and started again
 # at the middle minute, the fourth at the earliest (after the baseline; Tactus
-# waits and comes back on its own).
+# waits and comes back on its own), or at the minutes TACTUS_CHURN_RESTARTS names.
 #
-# Writes samples.txt (`SECONDS RSS_ANON_KB THREADS FDS CONTROL_THREAD_TICKS`),
-# jackd logs and tactus's screen, then Benchmarks/churn_report.py's verdict:
-# RssAnon at the end (3 s after the last input, no controller client open)
-# within 64 kB of the sample at 178 s (the same; churn_report.py says why not
-# the first minute), the same descriptors and threads; churn.json beside them. Exit status 1 when
-# something grew, 2 when the run itself failed.
+# A recorder (`tactus-jack-probe record`) takes tactus:clock on each server
+# (rec-N.txt, N the restarts before it; rec-N.start and .stop the seconds its take
+# began and was stopped at),
+# and a twin jackd with only a recorder on it runs beside the whole time: the
+# xruns the machine makes without Tactus. Every second the servers' logs are
+# read for new xruns (xruns.txt: `SECONDS main|tactus|driver|twin TOTAL`, tactus:
+# those the server blames on tactus while its callback ran, driver: its dummy
+# driver's own late wake-ups).
+#
+# tactus runs with Tests/RTProbe's interposer (libRTProbe.so beside the
+# binaries), which keeps its live heap (bytes and blocks allocated, not freed)
+# in heap.bin; it reports at exit what its callback allocated or locked
+# (rtprobe.txt).
+#
+# Writes samples.txt (`SECONDS RSS_ANON_KB THREADS FDS CONTROL_THREAD_TICKS
+# HEAP_BYTES HEAP_BLOCKS`), jackd logs and tactus's screen, then
+# Benchmarks/churn_report.py's verdict: the live heap at the end (3 s after the
+# last input, no controller client open) within 4 kB and 16 blocks of the
+# sample at 178 s (or TACTUS_CHURN_BASELINE; the same state; churn_report.py
+# says why not the first minute and why that bound), RssAnon within 64 kB of it
+# (or TACTUS_CHURN_RSS_BOUND_KB), the same descriptors and threads, the clock on its grid in
+# every minute without an xrun, the xruns naming tactus when neither the twin nor
+# the server's own driver was late at the same time (those Tactus caused); churn.json beside them.
+# Exit status 1 when something grew or the clock left its grid, 2 when the run itself failed.
 #
 # Usage: Benchmarks/churn.sh [SECONDS]          (default 3600; whole minutes, at least 300)
 # Env:   TACTUS_BENCH_OUT=DIR      keep everything there (default: a temporary folder)
+#        TACTUS_CHURN_RESTARTS="M …"  restart the server at these minutes instead
+#                                  (SECONDS then whole minutes, at least a minute
+#                                  past the baseline)
+#        TACTUS_CHURN_BASELINE=S   the baseline second (default 178; 2 s before a
+#                                  minute's end)
+#        TACTUS_CHURN_RSS_BOUND_KB=K  RssAnon's bound (default 64)
 #        TACTUS_CHURN_BIN=DIR      the tactus and tactus-jack-probe to run (default:
 #                                  the release build, built unless TACTUS_BENCH_NO_BUILD=1)
 set -euo pipefail
@@ -31,14 +55,29 @@ here=$(cd "$(dirname "$0")" && pwd)
 cd "$TACTUS_ROOT"
 fail() { say "$*"; exit 2; }
 seconds=${1:-3600}
+baseline=${TACTUS_CHURN_BASELINE:-178}
+rss_bound=${TACTUS_CHURN_RSS_BOUND_KB:-64}
+restart_minutes=${TACTUS_CHURN_RESTARTS:-}
+[[ "$baseline" =~ ^[0-9]+$ ]] && [ $((baseline % 60)) -eq 58 ] \
+    || fail "Benchmarks/churn.sh: TACTUS_CHURN_BASELINE must be 2 s before a minute's end (58, 118, 178 …), not $baseline"
+[[ "$rss_bound" =~ ^[0-9]+$ ]] || fail "Benchmarks/churn.sh: TACTUS_CHURN_RSS_BOUND_KB must be whole kB, not $rss_bound"
 # Whole minutes: the last minute's controller has switched back to the first preset,
 # so the end is read with the preset the baseline was.
-[ "$seconds" -ge 300 ] && [ $((seconds % 60)) -eq 0 ] \
-    || fail "Benchmarks/churn.sh: SECONDS must be whole minutes, at least 300 (the third minute's end is the baseline), not $seconds"
+if [ -z "$restart_minutes" ]; then
+    [[ "$seconds" =~ ^[0-9]+$ ]] && [ "$seconds" -ge 300 ] && [ $((seconds % 60)) -eq 0 ] \
+        || fail "Benchmarks/churn.sh: SECONDS must be whole minutes, at least 300 (the third minute's end is the baseline), not $seconds"
+else
+    [[ "$seconds" =~ ^[0-9]+$ ]] && [ "$seconds" -ge $((baseline + 62)) ] && [ $((seconds % 60)) -eq 0 ] \
+        || fail "Benchmarks/churn.sh: SECONDS must be whole minutes ending at least a minute after the baseline ($baseline s), not $seconds"
+    for m in $restart_minutes; do
+        [[ "$m" =~ ^[0-9]+$ ]] && [ "$m" -ge 1 ] && [ $((m * 60)) -lt "$seconds" ] \
+            || fail "Benchmarks/churn.sh: TACTUS_CHURN_RESTARTS: $m is not a minute of the run (1 to $((seconds / 60 - 1)))"
+    done
+fi
 out=${TACTUS_BENCH_OUT:-$(mktemp -d "${TMPDIR:-/tmp}/tactus-churn.XXXXXX")}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-rm -f "$out"/samples.txt "$out"/churn.json "$out"/jackd-*.log "$out"/sender-*.log
+rm -f "$out"/samples.txt "$out"/heap.bin "$out"/rtprobe.txt "$out"/churn.json "$out"/jackd-*.log "$out"/sender-*.log "$out"/rec-* "$out"/xruns.txt
 
 if [ -n "${TACTUS_CHURN_BIN:-}" ]; then
     bin=$TACTUS_CHURN_BIN
@@ -48,19 +87,27 @@ else
         ensure_packages "${BUILD_PACKAGES[@]}" python3 tmux
         swift build -c release --product tactus >&2
         swift build -c release --product tactus-jack-probe >&2
+        swift build -c release --product RTProbe >&2
     fi
     bin=$(swift build -c release --show-bin-path)
 fi
 command -v tmux >/dev/null || fail "Benchmarks/churn.sh needs tmux (Debian package tmux)"
+[ -e "$bin/libRTProbe.so" ] || fail "Benchmarks/churn.sh needs $bin/libRTProbe.so (swift build --product RTProbe)"
 
 server="tactus-churn-$$"
+twin="tactus-churn-twin-$$"
 socket="tactus-churn-$$"
 jackd_pid=""
 sender_pid=""
+recorder_pid=""
+twin_pid=""
+twin_recorder_pid=""
 cleanup() {
     tmux -L "$socket" kill-server 2>/dev/null || true
-    if [ -n "$sender_pid" ]; then kill "$sender_pid" 2>/dev/null || true; wait "$sender_pid" 2>/dev/null || true; fi
-    if [ -n "$jackd_pid" ]; then kill "$jackd_pid" 2>/dev/null || true; wait "$jackd_pid" 2>/dev/null || true; fi
+    local p
+    for p in "$sender_pid" "$recorder_pid" "$twin_recorder_pid" "$jackd_pid" "$twin_pid"; do
+        if [ -n "$p" ]; then kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; fi
+    done
 }
 trap cleanup EXIT
 
@@ -70,6 +117,45 @@ start_jackd() {
     jackd_pid=$!
     for _ in $(seq 100); do jack_lsp -s "$server" >/dev/null 2>&1 && return 0; sleep 0.1; done
     fail "jackd $server did not start: $(cat "$out/jackd-$restarts.log")"
+}
+start_twin() {
+    jackd -n "$twin" -d dummy -r 48000 -p 256 >"$out/jackd-twin.log" 2>&1 &
+    twin_pid=$!
+    for _ in $(seq 100); do jack_lsp -s "$twin" >/dev/null 2>&1 && break; sleep 0.1; done
+    "$bin/tactus-jack-probe" record -s "$twin" --name rec --out "$out/twin.txt" --audio-ports 0 --midi-ports 1 \
+        >"$out/twin-recorder.log" 2>&1 &
+    twin_recorder_pid=$!
+}
+# The recorder of this server's take of tactus:clock (tactus's port there already).
+start_recorder() {
+    for _ in $(seq 150); do jack_lsp -s "$server" 2>/dev/null | grep -q '^tactus:clock$' && break; sleep 0.1; done
+    "$bin/tactus-jack-probe" record -s "$server" --name rec --out "$out/rec-$restarts.txt" --ready "$out/rec-$restarts.ready" \
+        --audio-ports 0 --midi-ports 1 --connect midi_1=tactus:clock >"$out/rec-$restarts.log" 2>&1 &
+    recorder_pid=$!
+    for _ in $(seq 100); do [ -e "$out/rec-$restarts.ready" ] && break; sleep 0.05; done
+    [ -e "$out/rec-$restarts.ready" ] || fail "the recorder on $server did not start: $(cat "$out/rec-$restarts.log")"
+    python3 -c "import time; print(time.time() - $started_precise)" >"$out/rec-$restarts.start"
+}
+stop_recorder() {
+    [ -n "$recorder_pid" ] || return 0
+    python3 -c "import time; print(time.time() - $started_precise)" >"$out/rec-$restarts.stop"
+    kill -TERM "$recorder_pid" 2>/dev/null || true; wait "$recorder_pid" 2>/dev/null || true; recorder_pid=""
+}
+# New xruns in each server's log since the last look: a line `SECONDS SERVER TOTAL` for each.
+main_xruns=0 tactus_xruns=0 driver_xruns=0 twin_xruns=0
+: >"$out/xruns.txt"
+count_xruns() {
+    local n now
+    now=$((($(date +%s%N) - started_ns) / 100000000))
+    now=$((now / 10)).$((now % 10))
+    n=$(cat "$out"/jackd-[0-9]*.log 2>/dev/null | grep -c 'XRun: client' || true)
+    if ((n != main_xruns)); then main_xruns=$n; echo "$now main $n" >>"$out/xruns.txt"; fi
+    n=$(cat "$out"/jackd-[0-9]*.log 2>/dev/null | grep -cE 'XRun: client = tactus was not finished, state = Running|XRun: client tactus finished after' || true)
+    if ((n != tactus_xruns)); then tactus_xruns=$n; echo "$now tactus $n" >>"$out/xruns.txt"; fi
+    n=$(cat "$out"/jackd-[0-9]*.log 2>/dev/null | grep -c 'JackTimedDriver::Process XRun' || true)
+    if ((n != driver_xruns)); then driver_xruns=$n; echo "$now driver $n" >>"$out/xruns.txt"; fi
+    n=$(grep -c 'XRun: client' "$out/jackd-twin.log" 2>/dev/null || true)
+    if ((n != twin_xruns)); then twin_xruns=$n; echo "$now twin $n" >>"$out/xruns.txt"; fi
 }
 
 # Private XDG folders: two presets, each with its own accent sample (0.5 s of a
@@ -105,45 +191,77 @@ with open(sys.argv[1], "w") as f:
     f.write("\n".join(sorted(lines, key=lambda l: float(l.split()[0]))) + "\n")
 EOF
 
+start_twin
 start_jackd
 tmux -L "$socket" -f /dev/null new-session -d -s tactus -x 100 -y 30 \
-    "exec env JACK_DEFAULT_SERVER=$server '$bin/tactus' run -i -s '$server' --preset 'Churn A' 2>'$out/tactus.stderr'"
+    "exec env JACK_DEFAULT_SERVER=$server LD_PRELOAD='$bin/libRTProbe.so' TACTUS_RTPROBE_HEAP='$out/heap.bin' TACTUS_RTPROBE_REPORT='$out/rtprobe.txt' '$bin/tactus' run -i -s '$server' --preset 'Churn A' 2>'$out/tactus.stderr'"
 pid=$(tmux -L "$socket" display -p -t tactus '#{pane_pid}')
 for _ in $(seq 100); do jack_lsp -s "$server" 2>/dev/null | grep -q '^tactus:control$' && break; sleep 0.1; done
 jack_lsp -s "$server" 2>/dev/null | grep -q '^tactus:control$' || { tmux -L "$socket" capture-pane -p -t tactus; fail "tactus did not start: $(cat "$out/tactus.stderr")"; }
 
+# The live heap, bytes and blocks: the least of ten reads 20 ms apart (what the
+# display or the control thread holds for a moment comes and goes; what stays, stays).
+heap() {
+    python3 -B - "$out/heap.bin" <<'EOF'
+import struct, sys, time
+reads = []
+for _ in range(10):
+    with open(sys.argv[1], "rb") as f:
+        reads.append(struct.unpack("<qq", f.read(16)))
+    time.sleep(0.02)
+print(min(r[0] for r in reads), min(r[1] for r in reads))
+EOF
+}
 sample() { # SECONDS: one line of samples.txt
     [ -d "/proc/$pid" ] || return 0
-    local rss threads fds ticks
+    local rss threads fds ticks live
     rss=$(awk '/^RssAnon:/ { print $2 }' "/proc/$pid/status")
     threads=$(awk '/^Threads:/ { print $2 }' "/proc/$pid/status")
     fds=$(find "/proc/$pid/fd" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l)
     # utime + stime of the main thread, the control thread (clock ticks, `getconf CLK_TCK`).
     ticks=$(sed 's/.*) //' "/proc/$pid/task/$pid/stat" | awk '{ print $12 + $13 }')
-    echo "$1 $rss $threads $fds $ticks" >>"$out/samples.txt"
+    live=$(heap 2>/dev/null || true)
+    echo "$1 $rss $threads $fds $ticks${live:+ $live}" >>"$out/samples.txt"
 }
 
 keys=(Right Left Up Down)
 minutes=$(((seconds + 59) / 60))
-restart_at=$((minutes / 2 > 4 ? minutes / 2 : 4))
-started=$(date +%s)
+[ -n "$restart_minutes" ] || restart_minutes=$((minutes / 2 > 4 ? minutes / 2 : 4))
+started_precise=$(date +%s.%N)
+started=${started_precise%.*}
+started_ns=${started_precise/./}
+start_recorder
 minute=0
 connected=0
 # The next time (seconds from the start) each thing is due: a slow step (the
-# taps take 1.5 s, a restart a few) delays what falls in it, skips nothing.
-next_key=3 next_taps=20 next_connection=7 next_sample=3
-say "churn: $seconds s on jackd $server, tactus PID $pid (restart at minute $restart_at)"
+# taps take 1.5 s, a restart a few) delays what falls in it, skips nothing. The
+# taps fall between the minute's holds (at 1, 11, … 51 s) and the keys (3, 13, …):
+# two tempo changes on consecutive clock ticks would leave a tempo that held one
+# interval, which the clock's grid check cannot tell from a late tick.
+next_key=3 next_taps=25 next_connection=7 next_sample=3
+say "churn: $seconds s on jackd $server, tactus PID $pid (restart at minute $restart_minutes, baseline at $baseline s)"
 while :; do
     now=$(($(date +%s) - started))
     ((now >= seconds)) && break
+    # Every 5 s from 3 s: 178 s, the baseline, is one (the third minute's controller
+    # has closed, the next is not open yet: the state the end is read in), so is any
+    # 60 k - 2. Before the minute's start below: a sample the loop came late to is
+    # still read before the next controller opens (and before a restart).
+    if ((now >= next_sample)); then
+        sample "$now"
+        next_sample=$((next_sample + 5))
+    fi
     if ((now >= minute * 60)); then
         if [ -n "$sender_pid" ]; then wait "$sender_pid" 2>/dev/null || true; sender_pid=""; fi
-        if ((minute == restart_at && minute > 0)); then
+        if [[ " $restart_minutes " == *" $minute "* ]] && ((minute > 0)); then
             say "minute $minute: restarting jackd"
+            stop_recorder
+            count_xruns
             kill -TERM "$jackd_pid"; wait "$jackd_pid" 2>/dev/null || true
             restarts=$((restarts + 1))
             start_jackd
             for _ in $(seq 150); do jack_lsp -s "$server" 2>/dev/null | grep -q '^tactus:control$' && break; sleep 0.1; done
+            start_recorder
             connected=0
         fi
         "$bin/tactus-jack-probe" send -s "$server" --name "presser$minute" --to tactus:control --script "$out/minute.txt" \
@@ -164,12 +282,7 @@ while :; do
         else jack_connect -s "$server" tactus:click system:playback_1 >/dev/null 2>&1 || true; connected=1; fi
         next_connection=$((next_connection + 15))
     fi
-    # Every 5 s from 3 s: 178 s is the baseline (the third minute's controller has
-    # closed, the next is not open yet: the state the end is read in).
-    if ((now >= next_sample)); then
-        sample "$now"
-        next_sample=$((next_sample + 5))
-    fi
+    count_xruns
     # To the next whole second since the start.
     sleep "$(python3 -c "import time; print(max(0.05, 1 - (time.time() - $started) % 1))")"
 done
@@ -177,11 +290,17 @@ done
 if [ -n "$sender_pid" ]; then kill "$sender_pid" 2>/dev/null || true; wait "$sender_pid" 2>/dev/null || true; sender_pid=""; fi
 sleep 3
 sample "$(($(date +%s) - started))"
+count_xruns
+stop_recorder
 tmux -L "$socket" capture-pane -p -t tactus >"$out/screen.txt" 2>/dev/null || true
 tmux -L "$socket" send-keys -t tactus q
 for _ in $(seq 50); do [ -d "/proc/$pid" ] || break; sleep 0.1; done
 kill -TERM "$jackd_pid"; wait "$jackd_pid" 2>/dev/null || true
 jackd_pid=""
+kill -TERM "$twin_recorder_pid" 2>/dev/null || true; wait "$twin_recorder_pid" 2>/dev/null || true; twin_recorder_pid=""
+kill -TERM "$twin_pid"; wait "$twin_pid" 2>/dev/null || true
+twin_pid=""
 
-cat "$out"/jackd-*.log >"$out/jackd.log"
-python3 -B "$here/churn_report.py" "$out" --seconds "$seconds" --restarts "$restarts" --clock-ticks "$(getconf CLK_TCK)"
+cat "$out"/jackd-[0-9]*.log >"$out/jackd.log"
+python3 -B "$here/churn_report.py" "$out" --seconds "$seconds" --restarts "$restarts" --clock-ticks "$(getconf CLK_TCK)" \
+    --baseline "$baseline" --rss-bound "$rss_bound"

@@ -36,9 +36,16 @@ class XrunRow(unittest.TestCase):
             self.assertEqual(rows[1][2], "one 68 ms stall at 133 BPM, alsa-vm (emulated CPU); 1 xruns; 250 ALSA ticks, 250 on JACK")
             self.assertEqual(rows[1][3], "sd 0.070 / 2.900 / 0.061 ms; p50 0.090 p95 0.180 max 0.400 ms")
             with open(os.path.join(raw, "xrun.txt"), "w") as f:
+                f.write("alsa-vm\n" + ALSA.replace("1 xruns;", "9 xruns, 10 noticed by the recorder (5 ms from the stall); 381 machine stalls over 1 ms after the stall "
+                                                     "(the longest 33 ms); 11 of 17 half-second windows judged;"))
+            self.assertEqual(bench_report.xrun_rows(raw)[0][2], "one 68 ms stall at 133 BPM, alsa-vm (emulated CPU); 9 xruns; "
+                             "381 machine stalls over 1 ms after it (longest 33 ms); 11 of 17 half-second windows after it without either (judged); "
+                             "250 ALSA ticks, 250 on JACK")
+            with open(os.path.join(raw, "xrun.txt"), "w") as f:
                 f.write("alsa-vm\n" + ALSA.replace("(180 intervals)", "(0 intervals)").replace("1 xruns", "44 xruns"))
             self.assertEqual(bench_report.xrun_rows(raw)[0][3],
-                             "not measured: the server itself lost real time (its xruns), the test judges no timing then")
+                             "not measured: the server or the machine itself lost real time (xruns, timers over 1 ms late) in every window, "
+                             "the test judges no timing then")
             with open(os.path.join(raw, "xrun.txt"), "w") as f:
                 f.write("JACK clock through a forced xrun: no figures\n")
             self.assertEqual(bench_report.xrun_rows(raw), [[11, "clocks through a forced xrun", "no figures: see raw/xrun.txt", "—", "—"]])

@@ -52,6 +52,11 @@ public final class ALSAClient: @unchecked Sendable {
         }
         queue = try ClockQueue(sequencer: sequencer, name: "\(options.clientName) clock", resolutionHz: options.timerFrequencyHz)
         try queue.start()
+        do {
+            try sequencer.stampArrivals(onPort: control, with: queue.id)
+        } catch {
+            report("\(error); controller input is timed when read, not when it arrived")
+        }
         if let warning = Self.timerWarning(queue.timerReport()) { report(warning) }
         try sequencer.subscribe(from: .systemAnnounce, to: SequencerAddress(client: sequencer.clientID, port: announcePort))
         connector = PortConnector(sequencer: sequencer, clockPort: clockPort, controlPort: controlPort, report: report)
@@ -114,10 +119,18 @@ public final class ALSAClient: @unchecked Sendable {
     /// Starts the input thread: controller messages arriving on `control` go to
     /// `ring` (nil: read and dropped), then `wakeup` is posted; announcements keep the connections.
     public func startInput(into ring: UnsafeMutablePointer<SPSCRing<ControlInputEvent>>?, wakeup: ControlWakeup? = nil) {
+        startInput(into: ring, wakeup: wakeup, beforeHandingOn: nil)
+    }
+
+    /// The same; `beforeHandingOn` runs on the input thread before each message
+    /// is stamped and handed on (tests make the thread late with it).
+    func startInput(into ring: UnsafeMutablePointer<SPSCRing<ControlInputEvent>>?, wakeup: ControlWakeup? = nil,
+                    beforeHandingOn: (@Sendable (MIDIMessage) -> Void)?) {
         precondition(reader == nil, "the ALSA input is already running")
-        let reader = ControlInputReader(sequencer: sequencer, controlPort: controlPort.port, announcePort: announcePort,
+        let reader = ControlInputReader(sequencer: sequencer, controlPort: controlPort.port, announcePort: announcePort, queue: queue,
+                                        calibrationIntervalMicroseconds: options.calibrationIntervalMicroseconds,
                                         ring: ring.map { SharedPointer($0) }, wakeup: wakeup, connector: connector, statistics: statistics,
-                                        report: report)
+                                        beforeHandingOn: beforeHandingOn, report: report)
         self.reader = reader
         inputThread = WorkerThread(name: "tactus-alsa-in") { reader.run() }
     }

@@ -70,8 +70,20 @@ public final class ClockQueue: @unchecked Sendable {
         try SequencerError.check(snd_seq_queue_status_malloc(&status), "snd_seq_queue_status_malloc")
         defer { snd_seq_queue_status_free(status) }
         try SequencerError.check(snd_seq_get_queue_status(sequencer.handle, id, status), "snd_seq_get_queue_status", subject: "queue \(id)")
-        let time = snd_seq_queue_status_get_real_time(status)!.pointee
-        return Int64(time.tv_sec) * 1_000_000 + Int64(time.tv_nsec) / 1000
+        return snd_seq_queue_status_get_real_time(status)!.pointee.microseconds
+    }
+
+    /// `count` readings of the queue's time, each between two readings of the
+    /// monotonic clock, for `QueueClockCalibration`; fewer (none) when the queue
+    /// cannot be read.
+    func calibrationReadings(count: Int = 5) -> [QueueClockCalibration.Reading] {
+        var readings: [QueueClockCalibration.Reading] = []
+        for _ in 0..<count {
+            let before = MonotonicClock.microseconds()
+            guard let queueTime = try? microseconds() else { break }
+            readings.append(.init(before: before, queue: queueTime, after: MonotonicClock.microseconds()))
+        }
+        return readings
     }
 
     /// The timer the kernel really opened for this queue (nil when /proc does not say).

@@ -169,12 +169,7 @@ final class ClockScheduler: @unchecked Sendable {
     }
 
     private func calibrate() {
-        var readings: [QueueClockCalibration.Reading] = []
-        for _ in 0..<5 {
-            let before = MonotonicClock.microseconds()
-            guard let queueTime = try? queue.microseconds() else { break }
-            readings.append(.init(before: before, queue: queueTime, after: MonotonicClock.microseconds()))
-        }
+        let readings = queue.calibrationReadings()
         guard !readings.isEmpty else {
             if !reportedCalibrationError {
                 reportedCalibrationError = true

@@ -6,8 +6,9 @@ import TactusCore
 
 /// The ALSA input thread: waits on the sequencer, reads what arrives on the
 /// `control` port, turns it into typed MIDI messages stamped on the monotonic
-/// clock and hands them to the control thread through its ring; announcements
-/// from the System Announce port go to the `PortConnector`.
+/// clock with the time the kernel delivered them (`ArrivalClock`) and hands
+/// them to the control thread through its ring; announcements from the System
+/// Announce port go to the `PortConnector`.
 ///
 /// It never waits long (a 50 ms poll) so it stops promptly, and never waits on the
 /// ring: when the control thread falls behind, the ring refuses and counts.
@@ -25,14 +26,20 @@ final class ControlInputReader: @unchecked Sendable {
     private let connector: PortConnector
     private let statistics: ALSAStatistics
     private let report: @Sendable (String) -> Void
+    private let queue: ClockQueue
+    private var arrivals: ArrivalClock
+    private let calibrationInterval: Int64
+    /// For tests: runs before each message is handed on, to make the thread late on purpose.
+    private let beforeHandingOn: (@Sendable (MIDIMessage) -> Void)?
 
     let stopRequested = Atomic<Bool>(false)
 
     /// Longest wait for input before looking at `stopRequested` again.
     static let pollTimeoutMilliseconds: Int32 = 50
 
-    init(sequencer: Sequencer, controlPort: UInt8, announcePort: UInt8, ring: SharedPointer<SPSCRing<ControlInputEvent>>?,
-         wakeup: ControlWakeup? = nil, connector: PortConnector, statistics: ALSAStatistics, report: @escaping @Sendable (String) -> Void) {
+    init(sequencer: Sequencer, controlPort: UInt8, announcePort: UInt8, queue: ClockQueue, calibrationIntervalMicroseconds: Int64,
+         ring: SharedPointer<SPSCRing<ControlInputEvent>>?, wakeup: ControlWakeup? = nil, connector: PortConnector, statistics: ALSAStatistics,
+         beforeHandingOn: (@Sendable (MIDIMessage) -> Void)? = nil, report: @escaping @Sendable (String) -> Void) {
         self.sequencer = sequencer
         self.controlPort = controlPort
         self.announcePort = announcePort
@@ -41,13 +48,25 @@ final class ControlInputReader: @unchecked Sendable {
         self.connector = connector
         self.statistics = statistics
         self.report = report
+        self.queue = queue
+        arrivals = ArrivalClock(queue: queue.id)
+        calibrationInterval = calibrationIntervalMicroseconds
+        self.beforeHandingOn = beforeHandingOn
     }
 
     func run() {
         let count = Int(snd_seq_poll_descriptors_count(sequencer.handle, Int16(POLLIN)))
         var descriptors = [pollfd](repeating: pollfd(), count: max(count, 1))
         let filled = Int(snd_seq_poll_descriptors(sequencer.handle, &descriptors, UInt32(descriptors.count), Int16(POLLIN)))
+        var nextCalibration = Int64.min
         while !stopRequested.load(ordering: .acquiring) {
+            let now = MonotonicClock.microseconds()
+            if now >= nextCalibration {
+                // A queue that cannot be read keeps the last calibration (the clock
+                // thread reports it); without any, messages are timed by the read.
+                arrivals.calibration.update(with: queue.calibrationReadings())
+                nextCalibration = now + calibrationInterval
+            }
             _ = poll(&descriptors, nfds_t(filled), Self.pollTimeoutMilliseconds)
             readAvailable()
             if handedOn > 0 {
@@ -110,7 +129,9 @@ final class ControlInputReader: @unchecked Sendable {
         switch DecodedInput(event) {
         case .message(let message) where ControlInputEvent.accepts(message):
             statistics.inputMessages.add(1, ordering: .relaxed)
-            ring?.pointer.pointee.push(ControlInputEvent(message: message, microseconds: MonotonicClock.microseconds()))
+            beforeHandingOn?(message)
+            let arrival = arrivals.microseconds(of: event, readAt: MonotonicClock.microseconds())
+            ring?.pointer.pointee.push(ControlInputEvent(message: message, microseconds: arrival))
             handedOn += 1
         case .message, .ignored:
             statistics.ignoredInput.add(1, ordering: .relaxed)

@@ -39,6 +39,25 @@ public final class Sequencer: @unchecked Sendable {
         return UInt8(port)
     }
 
+    /// Has the kernel stamp every event delivered to `port` with `queue`'s real
+    /// time as it delivers it (sound/core/seq/seq_clientmgr.c stamps at the
+    /// destination port, whoever sent or subscribed), so a message is timed when
+    /// it arrived, not when a thread read it.
+    public func stampArrivals(onPort port: UInt8, with queue: Int32) throws(SequencerError) {
+        try Self.stampArrivals(handle: handle, port: Int32(port), queue: queue)
+    }
+
+    static func stampArrivals(handle: OpaquePointer, port: Int32, queue: Int32) throws(SequencerError) {
+        var info: OpaquePointer?
+        try SequencerError.check(snd_seq_port_info_malloc(&info), "snd_seq_port_info_malloc")
+        defer { snd_seq_port_info_free(info) }
+        try SequencerError.check(snd_seq_get_port_info(handle, port, info), "snd_seq_get_port_info", subject: "port \(port)")
+        snd_seq_port_info_set_timestamping(info, 1)
+        snd_seq_port_info_set_timestamp_real(info, 1)
+        snd_seq_port_info_set_timestamp_queue(info, queue)
+        try SequencerError.check(snd_seq_set_port_info(handle, port, info), "snd_seq_set_port_info", subject: "port \(port), stamped on queue \(queue)")
+    }
+
     /// Sizes the kernel's per-client event pools and alsa-lib's read buffer.
     ///
     /// The output pool holds every event scheduled on a queue until the kernel

@@ -65,6 +65,11 @@ public final class ControlSession<Clock: ControlClock> {
     public var presetSwitched: (PresetEntry) -> Void = { _ in }
     /// The run's count-in (`--count-in`, a preset's `countIn`), for the `countIn` action to say.
     public var countIn: CountIn?
+    /// The practice tools the display's practice row shows (nil: none), kept up
+    /// to date when OSC switches a trainer or gap on or off.
+    public var practice: PracticeTools?
+    /// `controller.json`'s buttons and pedals, bound while a preset without `actions` plays.
+    public var controllerActions: [ActionBinding] = []
     /// Writes the last tempo: called once a tempo set by a hold's end, a key, a tap
     /// or a typed tempo has stayed unchanged for `SettledTempo.settleMicroseconds`,
     /// and by `finish()`, never once per press.
@@ -72,10 +77,18 @@ public final class ControlSession<Clock: ControlClock> {
     private var lastTempo = SettledTempo()
     /// Who owns the tempo when it is not Tactus (`--transport follow`: the JACK
     /// timebase master): the engine drops the player's tempo changes, and the
-    /// player is told so once a hold (or a key), the cues going on as ever.
+    /// player is told so once a hold (or a key), the cues going on as ever; the
+    /// engine's own tempi refused (`refusedEngineTempi`) are said once a run
+    /// (docs/DESIGN.md §13.4).
     public var tempoOwner: String?
     private var ownerTempoSeen: BPM?
     private var saidOwner = false
+    /// How many of the engine's own tempi (the trainer's steps, a tempo map's
+    /// segments) the time source refused so far (`JackMetronome.refusedEngineTempi`):
+    /// they change no key's tempo, so this count is how the session hears of them.
+    public var refusedEngineTempi: () -> Int = { 0 }
+    private var refusedEngineTempiSeen = 0
+    private var saidEngineTempo = false
 
     /// - Parameters:
     ///   - tempo: the tempo the engine starts with.
@@ -110,15 +123,28 @@ public final class ControlSession<Clock: ControlClock> {
         if let outcome = presets?.poll(control: engine.pointee) { apply(outcome) }
         let next = loop.poll()
         if loop.lastPollInputs > 0 { controllerHeard = true }
-        if let owner = tempoOwner {
-            if let seen = ownerTempoSeen, seen != loop.tempo, !saidOwner {
-                say("the tempo is \(owner)'s: keys and pressure do not change it while following")
-                saidOwner = true
-            }
-            ownerTempoSeen = loop.tempo
-        }
+        sayTempoRefused()
         if let tempo = lastTempo.due(at: clock.now()) { saveLastTempo(tempo) }
         return ControlTime.earliest(next, lastTempo.deadline)
+    }
+
+    /// While another owns the tempo (`tempoOwner`): a tempo the player's keys or
+    /// pressure moved is said once a hold (or a key), one the engine itself set
+    /// and the source refused once a run.
+    private func sayTempoRefused() {
+        let refused = refusedEngineTempi()
+        defer {
+            ownerTempoSeen = loop.tempo
+            refusedEngineTempiSeen = refused
+        }
+        guard let owner = tempoOwner else { return }
+        if let seen = ownerTempoSeen, seen != loop.tempo, !saidOwner {
+            say("the tempo is \(owner)'s: keys and pressure do not change it while following")
+            saidOwner = true
+        } else if refused != refusedEngineTempiSeen, !saidEngineTempo {
+            say("the tempo is \(owner)'s: the trainer's and a tempo map's steps do not change it while following")
+            saidEngineTempo = true
+        }
     }
 
     /// On the way out: the last tempo written if it has not settled yet.
@@ -320,6 +346,7 @@ public final class ControlSession<Clock: ControlClock> {
             gains = entry.preset.sounds.gains
             gains.master = presets?.masterGain ?? 1
             loop.setConfiguration(entry.preset.pressure)
+            bindActions(of: entry.preset)
             presetSwitched(entry)
         case .refused(let error):
             say("preset refused, \(presets?.current?.preset.name ?? "the current setting") keeps playing: \(error.messages.first ?? "\(error)")")

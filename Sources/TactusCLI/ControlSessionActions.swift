@@ -37,6 +37,15 @@ extension ControlSession {
         }
     }
 
+    /// Binds `preset`'s `actions`, or `controllerActions` for a preset without
+    /// them (or none). The same bindings keep their map, so a pedal held through
+    /// the switch is not pressed again by its next value.
+    public func bindActions(of preset: Preset?) {
+        let bindings = preset?.actions ?? controllerActions
+        guard bindings != loop.actions.bindings else { return }
+        loop.actions = ActionMap(bindings)
+    }
+
     /// `pedal` for a Control Change (the sustain pedal, CC 64, is the usual
     /// footswitch), `note 60` for a key or pad.
     static func source(of trigger: ActionBinding.Trigger) -> String {

@@ -70,6 +70,7 @@ extension ControlSession {
             }
             guard engine.pointee.commands.push(.setPractice(sent)) else { return busy }
             if case .countIn(let countIn) = sent { self.countIn = countIn }
+            practice = (practice ?? PracticeTools()).applying(sent)
             say("\(Self.describe(sent)) (\(source))")
         case .query, .register, .unregister, .ping:
             // The remote control's own business (`RemoteControl`): nothing changes here.

@@ -17,17 +17,18 @@ import TactusCore
 ///         { "action": "tap", "cc": 64 },
 ///         { "action": "startStop", "note": 60 },
 ///         { "action": "countIn", "cc": 67, "invert": true }
-///       ]
+///       ],
+///       "transport": "master"         optional: as a preset's (`TransportSchema`)
 ///     }
 ///
-/// An action is one of `ControlAction`'s (tap, startStop, start, stop,
-/// nextPreset, previousPreset, mute, tempoUp, tempoDown, countIn), on a `note`
-/// or a `cc` (Control Change) number 0 to 127, on the control channel; `invert`
-/// (a Control Change only) for a pedal pressed at low values. A note may not be
-/// a control key, and a note or controller carries one action.
+/// The actions are read by `ActionSchema` (a preset's `actions` are the same):
+/// one of `ControlAction`'s on a `note` or a `cc` number, on the control
+/// channel; here a note may not be one of the file's control keys.
 ///
 /// `curve` is linear, exponential or logarithmic; `deadZone` 0 to 126 and below
-/// `maximum`, 1 to 127. A wrong file gives one line naming the file and the field.
+/// `maximum`, 1 to 127. `transport` is the JACK transport mode of a run when
+/// neither `--transport` nor the starting preset's `"transport"` gives one.
+/// A wrong file gives one line naming the file and the field.
 public enum ControllerFile {
     /// A controller file is a dozen lines; anything much larger is the wrong file.
     public static let maximumFileSize = 1 << 16
@@ -66,7 +67,7 @@ public enum ControllerFile {
             "deadZone": \(s.calibration.deadZone),
             "maximum": \(s.calibration.maximum),
             "curve": "\(s.calibration.curve.rawValue)"
-          }\(encode(s.actions))
+          }\(encode(s.actions))\(s.transport.map { ",\n  \"transport\": \"\($0.rawValue)\"" } ?? "")
         }
 
         """
@@ -97,7 +98,7 @@ public enum ControllerFile {
         }
         guard case .object(let members) = parsed else { throw reader.fail("", "must be a JSON object") }
         let root = JSONObject(members)
-        try reader.onlyKnown(root, ["version", "channel", "upKey", "downKey", "presetKey", "hasAftertouch", "calibration", "actions"], in: "")
+        try reader.onlyKnown(root, ["version", "channel", "upKey", "downKey", "presetKey", "hasAftertouch", "calibration", "actions", "transport"], in: "")
         _ = try reader.integer(root, "version", in: 1...ControllerSettings.version)
         let channel: MIDIChannel?
         switch root["channel"] {
@@ -137,47 +138,23 @@ public enum ControllerFile {
             throw reader.fail("calibration.curve", "\(calibration["curve"]?.excerpt ?? "is missing"): must be one of \(curves)")
         }
         let actions = try decodeActions(root["actions"], keys: [up, down, preset], reader: reader)
+        var transport: JackTransportMode?
+        if let value = root["transport"] {
+            let read = TransportSchema.read(value, path: "transport")
+            if let issue = read.issue { throw reader.fail(issue.path, issue.explanation) }
+            transport = read.mode
+        }
         return ControllerSettings(channel: channel, upKey: UInt7(up)!, downKey: UInt7(down)!, presetKey: UInt7(preset)!,
                                   calibration: .init(deadZone: deadZone, maximum: maximum, curve: curve),
-                                  hasAftertouch: hasAftertouch, actions: actions)
+                                  hasAftertouch: hasAftertouch, actions: actions, transport: transport)
     }
 
+    /// The shared reader of `actions` (`ActionSchema`, the presets' too); the first problem names its field.
     private static func decodeActions(_ value: JSONValue?, keys: [Int], reader: FieldReader) throws(OptionError) -> [ActionBinding] {
         guard let value else { return [] }
-        guard case .array(let items) = value else { throw reader.fail("actions", "must be an array of { \"action\": …, \"note\" or \"cc\": … }") }
-        let names = ControlAction.allCases.map(\.rawValue).joined(separator: ", ")
-        var bindings: [ActionBinding] = []
-        for (i, item) in items.enumerated() {
-            let at = "actions[\(i)]"
-            guard case .object(let members) = item else { throw reader.fail(at, "must be an object") }
-            let object = JSONObject(members)
-            try reader.onlyKnown(object, ["action", "note", "cc", "invert"], in: at + ".")
-            guard case .string(let name) = object["action"], let action = ControlAction(rawValue: name) else {
-                throw reader.fail(at + ".action", "\(object["action"]?.excerpt ?? "is missing"): must be one of \(names)")
-            }
-            let trigger: ActionBinding.Trigger
-            switch (object["note"], object["cc"]) {
-            case (_?, nil):
-                let note = try reader.integer(object, "note", in: 0...127, field: at + ".note")
-                guard !keys.contains(note) else { throw reader.fail(at + ".note", "\(note) is a control key (upKey, downKey, presetKey): choose another note") }
-                trigger = .note(UInt7(note)!)
-            case (nil, _?):
-                trigger = .controlChange(UInt7(try reader.integer(object, "cc", in: 0...127, field: at + ".cc"))!)
-            default:
-                throw reader.fail(at, "needs a \"note\" or a \"cc\" number, 0 to 127 (one of them)")
-            }
-            var invert = false
-            switch object["invert"] {
-            case nil: break
-            case .bool(let flag):
-                guard case .controlChange = trigger else { throw reader.fail(at + ".invert", "is for a pedal's \"cc\", not a note") }
-                invert = flag
-            case let other?: throw reader.fail(at + ".invert", "\(other.excerpt) must be true or false")
-            }
-            if let earlier = bindings.first(where: { $0.trigger == trigger }) {
-                throw reader.fail(at, "\(trigger) already does \(earlier.action.rawValue): one action a button")
-            }
-            bindings.append(ActionBinding(trigger, action, invert: invert))
+        let (bindings, issues) = ActionSchema.read(value, path: "actions")
+        if let issue = issues.first ?? ActionSchema.controlKeyIssue(bindings, keys: keys.compactMap(UInt7.init), path: "actions") {
+            throw reader.fail(issue.path, issue.problem)
         }
         return bindings
     }

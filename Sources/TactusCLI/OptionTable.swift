@@ -157,6 +157,7 @@ public enum OptionTable {
               transportAllowed, choices: JackTransportMode.allCases.map(\.rawValue)) { o, v, n throws(OptionError) in
             guard let mode = JackTransportMode(rawValue: v) else { throw bad(n, v, transportAllowed) }
             o.transport = mode
+            o.transportPinned = true
         },
     ]
 

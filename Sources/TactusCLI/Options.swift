@@ -62,8 +62,10 @@ public struct Options: Sendable {
     public var connectFeedback: [String] = []
     public var connectControl: [String] = []
     public var startStopped = false
-    /// `--transport off|join|master|master-force|follow`.
+    /// `--transport off|join|master|master-force|follow` (or the starting preset's `"transport"`).
     public var transport = JackTransportMode.off
+    /// `--transport` was given: it pins the mode, and presets' `"transport"` leave it alone.
+    public var transportPinned = false
 
     // Ableton Link.
     /// `--link` (or a preset's `"link": true`).

@@ -26,7 +26,8 @@ public struct PresetStart: Sendable {
     /// The starting preset's sounds, gains and clock options into `options`, where
     /// the command line did not say otherwise: `--sample-*` and `--clock-offset`
     /// win; `--clock-while-stopped` and `--no-song-position` win when given (a
-    /// flag can only say yes, or no). Tempo and bar: `settings(_:)`.
+    /// flag can only say yes, or no); its `"transport"` unless `--transport` was
+    /// given. Tempo and bar: `settings(_:)`.
     /// A sample file that does not decode throws, naming its field.
     public func applySettings(to options: inout Options) throws(PresetError) {
         guard let entry = preset else { return }
@@ -36,6 +37,12 @@ public struct PresetStart: Sendable {
         options.presetClock = entry.preset.clock
         // `"link": true` can only say yes, as `--link` can.
         if entry.preset.link { options.link = true }
+        if let mode = options.transport(of: entry.preset, playing: options.transport) {
+            if let refusal = options.transportRefusal(mode) {
+                throw PresetError(file: entry.file, path: "transport", problem: refusal, allowed: "\"off\", \"master\" or \"master-force\" with Link; any mode without it")
+            }
+            options.transport = mode
+        }
         try applyPractice(entry.preset.practice, to: &options, file: entry.file)
     }
 

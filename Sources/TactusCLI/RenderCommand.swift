@@ -91,6 +91,7 @@ public enum RenderCommand {
             var filled = 0
             while filled < chunkFrames && frame < totalFrames {
                 let n = Int(min(Int64(block), totalFrames - frame))
+                _ = engine.beginBlock(at: frame, owner: .none, control: control.pointee)
                 engine.render(frames: n, at: frame, control: control.pointee, click: chunk + filled, feedback: nil, events: &events)
                 eventCount += events.count
                 if let log { writeLog(events, to: log) }
@@ -102,6 +103,7 @@ public enum RenderCommand {
         // Stop after the last frame: the log ends with Stop and the Song Position.
         control.pointee.commands.push(.stop)
         // One more frame (not written to the file) carries them out of the engine.
+        _ = engine.beginBlock(at: frame, owner: .none, control: control.pointee)
         engine.render(frames: 1, at: frame, control: control.pointee, click: nil, feedback: nil, events: &events)
         if let log { writeLog(events, to: log) }
         eventCount += events.count

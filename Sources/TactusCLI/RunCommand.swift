@@ -21,6 +21,8 @@ public enum RunCommand {
     public static func run(_ options: Options, tempo: BPM? = nil, bar: BarSettings? = nil, presets: PresetStart? = nil) -> Int32 {
         var jack: JackRunOptions
         let environment = ProcessEnvironment.current
+        var options = options
+        options.applyControllerTransport(path: UserFiles.controllerFile(environment), preset: presets?.preset?.preset)
         let samplesInUse = SampleFilesInUse(options)
         let lastTempo = LastTempoStore(environment: environment)
         do {
@@ -70,8 +72,12 @@ public enum RunCommand {
         let session = controlSession(options, jack: jack, control: control, presets: presets, environment: environment,
                                      inputs: [{ shared.pointer.pointee.controlInput.pop() }, { alsaInput.pointee.pop() }],
                                      samples: samplesInUse, sampleRate: { metronome.sampleRate }, wakeup: metronome.wakeup)
-        session.presetSwitched = { entry in samplesInUse.use(entry) }
-        if jack.transport == .follow { session.tempoOwner = "the JACK timebase master" }
+        session.presetSwitched = { [unowned session] entry in
+            samplesInUse.use(entry)
+            switchTransport(options, to: entry.preset, metronome: metronome, session: session)
+        }
+        if jack.transport == .follow { session.tempoOwner = Self.followTempoOwner }
+        session.refusedEngineTempi = { metronome.refusedEngineTempi }
         session.saveLastTempo = { (tempo: BPM) in
             do throws(OptionError) { try lastTempo.save(tempo) } catch { printError(error.message) }
         }
@@ -95,7 +101,7 @@ public enum RunCommand {
             }
         }
         if options.tempoMap != nil || options.trainer != nil || options.gapTrainer != nil {
-            frontEnd.practice = (options.tempoMap, options.trainer != nil, options.gapTrainer != nil)
+            session.practice = PracticeTools(map: options.tempoMap, trainer: options.trainer != nil, gap: options.gapTrainer != nil)
         }
         do throws(OptionError) {
             alsa = try ALSAWiring.start(options, clockStream: clockStream, controlInput: alsaInput, wakeup: metronome.wakeup,
@@ -125,6 +131,19 @@ public enum RunCommand {
         frontEnd.remote?.server.stop()
         frontEnd.finish()
         return status
+    }
+
+    static let followTempoOwner = "the JACK timebase master"
+
+    /// A preset switched to while running changes the JACK transport mode when
+    /// its `"transport"` asks for another one and `--transport` did not pin it
+    /// (`Options.transport(of:playing:)`); with Link it says why not.
+    static func switchTransport(_ options: Options, to preset: Preset, metronome: JackMetronome,
+                                session: ControlSession<TactusCore.MonotonicClock>) {
+        guard let mode = options.transport(of: preset, playing: metronome.transportMode) else { return }
+        if let refusal = options.transportRefusal(mode) { return session.say("\(preset.name): \(refusal)") }
+        metronome.changeTransport(to: mode)
+        session.tempoOwner = mode == .follow ? followTempoOwner : nil
     }
 
     /// The control session of the run: pressure settings (preset, controller.json,
@@ -159,7 +178,8 @@ public enum RunCommand {
                                      isSetlist: options.setlist != nil, gains: jack.engine.gains)
         session.savePreset = { UserPresetFile.save($0, environment: environment) }
         session.countIn = jack.engine.countIn
-        if let controller { session.loop.actions = ActionMap(controller.actions) }
+        session.controllerActions = controller?.actions ?? []
+        session.bindActions(of: presets?.preset?.preset)
         return session
     }
 

@@ -35,8 +35,6 @@ public final class RunFrontEnd {
     public var linkInterval: Int64 = 250_000
     /// The OSC server's control-thread half (`--osc`), drained each round.
     public var remote: RemoteControl?
-    /// The tempo map (to name its entries) and whether a trainer or gap runs, for the display's practice row.
-    public var practice: (map: TempoMap?, trainer: Bool, gap: Bool)?
     /// The Link session's figures of this round (`--link`), set by the caller before `round`.
     public var linkSession: LinkSessionView?
     /// How often the display model is built from the engine: the screen redraws at
@@ -106,7 +104,7 @@ public final class RunFrontEnd {
         let drawn = now >= nextModel || !typed.isEmpty || remoteInput
         if drawn {
             nextModel = now + modelInterval
-            var model = DisplayModel(engine: engine.pointee, session: session, links: links, practice: practice)
+            var model = DisplayModel(engine: engine.pointee, session: session, links: links)
             model.link = linkSession
             screen?.show(model, at: now)
             changeLog?.show(model)

@@ -1,14 +1,63 @@
+import TactusCore
 import TactusJACK
 
 extension Options {
-    /// One time source drives the grid (docs/DESIGN.md §9). `--link` together
-    /// with a `--transport` mode other than `off` is a row of that table not
-    /// built yet: refused at start, naming both options, rather than two
-    /// sources fighting over the tempo.
+    /// One time source drives the grid (docs/DESIGN.md §9). `--link` goes with
+    /// `--transport master` (and `master-force`: the session published as JACK
+    /// BBT); with `join` it is no row of that table (both would own start and
+    /// stop), and `follow` with Link is not built: refused at start, naming
+    /// both options, rather than two sources fighting over the tempo.
     func checkTimeSources() throws(OptionError) {
-        let linkGiven = link || linkQuantum != nil || linkStartStop
-        if linkGiven && transport != .off {
-            throw OptionError("tactus: --link and --transport \(transport.rawValue) cannot be used together yet: choose one time source (--transport off with --link)")
+        guard linkGiven else { return }
+        switch transport {
+        case .off, .master, .masterForce:
+            return
+        case .join:
+            throw OptionError("tactus: --link and --transport join cannot be used together: both would own start and stop (--transport master publishes the Link session as JACK BBT)")
+        case .follow:
+            throw OptionError("tactus: --link and --transport follow cannot be used together yet: choose one time source (--transport master publishes the Link session as JACK BBT)")
         }
+    }
+
+    /// `--link` or one of the options that mean it.
+    var linkGiven: Bool { link || linkQuantum != nil || linkStartStop }
+
+    /// The JACK transport mode a preset's `"transport"` switches to, while
+    /// `playing` plays: nil when `--transport` pinned the mode, the preset
+    /// leaves the key out, or asks for the mode playing. A musician who typed
+    /// `--transport` set the studio up for it (a DAW following Tactus's
+    /// tempo): a preset made elsewhere must not undo that mid-song. A preset
+    /// that says nothing keeps the mode: it is about the song, not the wiring.
+    public func transport(of preset: Preset, playing: JackTransportMode) -> JackTransportMode? {
+        guard !transportPinned, let mode = preset.transport, mode != playing else { return nil }
+        return mode
+    }
+
+    /// Why a preset's `"transport"` cannot play with this run, or nil: with
+    /// Link only `master` and `master-force` are rows of docs/DESIGN.md §9 (as
+    /// at start, `checkTimeSources`).
+    public func transportRefusal(_ mode: JackTransportMode) -> String? {
+        guard linkGiven, mode == .join || mode == .follow else { return nil }
+        return "\"transport\": \"\(mode.rawValue)\" cannot be used with Link: the transport mode stays as it is (Link goes with off, master or master-force)"
+    }
+
+    /// The mode of a run at start: `--transport` wins, then the starting
+    /// preset's `"transport"` (`PresetStart.applySettings` has put it in
+    /// `transport`), then `controller.json`'s: the studio's wiring, said once
+    /// for every run, which a preset made for one song may change.
+    public func startTransport(controller: ControllerSettings?, preset: Preset?) -> JackTransportMode {
+        guard !transportPinned, preset?.transport == nil, let mode = controller?.transport else { return transport }
+        return mode
+    }
+
+    /// `controller.json`'s `"transport"` into `transport` at the start of a run
+    /// (`startTransport`); with Link, `join` or `follow` is said, naming the
+    /// file and field, and the mode stays. A file that does not read is said by
+    /// the control session, which reads it for the keys.
+    mutating func applyControllerTransport(path: String, preset: Preset?) {
+        let mode = startTransport(controller: try? ControllerFile.load(path: path), preset: preset)
+        guard mode != transport else { return }
+        if let refusal = transportRefusal(mode) { return printError("tactus: \(path): \(refusal)") }
+        transport = mode
     }
 }

@@ -39,8 +39,8 @@ public final class JackMetronome {
     public let link: LinkSession?
     /// Link's quantum in beats, with `--link`.
     public let linkQuantum: Double
-    /// `--transport`: the control thread's half (nil: off).
-    let transportLink: JackTransportLink?
+    /// `--transport`: the control thread's half (in every mode: a preset may change it).
+    let transportLink: JackTransportLink
 
     /// Whether a server is there and the client active.
     public private(set) var isConnected = false
@@ -80,10 +80,10 @@ public final class JackMetronome {
         self.control = control
         self.wakeup = wakeup
         self.log = log
-        transportLink = options.transport == .off ? nil : JackTransportLink(mode: options.transport, log: log)
         clientName = options.clientName
         shared = .allocate(capacity: 1)
         shared.initialize(to: JackShared(controlInputCapacity: options.controlInputCapacity, clockStreamCapacity: options.clockStreamCapacity))
+        transportLink = JackTransportLink(mode: options.transport, shared: shared, cycleTakesStarts: options.link == nil, log: log)
         notices = .allocate(capacity: 1)
         notices.initialize(to: JackNotices(wakeup: wakeup.semaphore))
         linkQuantum = Double(options.link?.quantum ?? options.engine.bar.meter.beatsPerBar)
@@ -143,6 +143,22 @@ public final class JackMetronome {
     /// server's 32-bit frame time; nil while no server is there.
     public var jackFrameTime: UInt32? { client.map { jack_frame_time($0.handle) } }
 
+    /// The JACK transport mode playing: `--transport`, or the last preset's `"transport"`.
+    public var transportMode: JackTransportMode { transportLink.mode }
+
+    /// A preset's `"transport"` while running (docs/DESIGN.md §13): the
+    /// timebase released when leaving `master`, asked for (conditionally, as
+    /// at start) when entering it, following started or stopped from the next
+    /// cycle. Said in the log; the display's JACK row shows the new mode.
+    /// Control thread.
+    public func changeTransport(to mode: JackTransportMode) {
+        let old = transportLink.mode
+        guard mode != old else { return }
+        log("JACK transport \(old.label) → \(mode.label)")
+        transportLink.change(to: mode, client: isConnected ? client?.handle : nil, context: context, status: control.pointee.status, shared: shared)
+        changes += 1
+    }
+
     // MARK: - Running
 
     /// One supervisor step: notice a lost server and retry it once a second,
@@ -200,10 +216,15 @@ public final class JackMetronome {
             changes += 1
         }
         if !pending.isEmpty { connectPending(client) }
-        transportLink?.service(client.handle, control: control, shared: shared, sampleRate: client.sampleRate)
+        transportLink.service(client.handle, control: control, shared: shared, sampleRate: client.sampleRate)
         due = earliest(earliest(due, snapshotDue), pending.isEmpty ? nil : now + Self.pendingRetry)
         return deadline(due, from: now)
     }
+
+    /// How many of the engine's own tempi (the trainer's, a tempo map's) the
+    /// JACK timebase master refused (`--transport follow` owns the tempo,
+    /// docs/DESIGN.md §9), for the control session to say (`ControlSession.refusedEngineTempi`).
+    public var refusedEngineTempi: Int { shared.pointee.refusedEngineTempi.load(ordering: .relaxed) }
 
     /// How often connections whose other end is not there yet are tried again
     /// (a client may register its ports without a graph notice reaching us first).
@@ -280,11 +301,11 @@ public final class JackMetronome {
         } else {
             let c = UnsafeMutablePointer<ProcessContext>.allocate(capacity: 1)
             c.initialize(to: ProcessContext(engine: try makeEngine(sampleRate: rate), control: control, shared: shared,
-                                            wakeup: wakeup.semaphore, transport: options.transport,
+                                            wakeup: wakeup.semaphore,
                                             ownTempo: options.engine.tempo, ownMeter: options.engine.bar.meter))
             if let link, let settings = options.link {
-                c.pointee.link = LinkTimeline(link: link.audio, quantum: linkQuantum, sharesStartStop: settings.sharesStartStop)
-                c.pointee.engine.sourceOwnsTransport = true
+                c.pointee.link = LinkTimeline(link: link.audio, quantum: linkQuantum, sharesStartStop: settings.sharesStartStop,
+                                              tempo: options.engine.tempo.value)
             }
             context = c
         }
@@ -319,7 +340,7 @@ public final class JackMetronome {
             context.pointee.ports = nil
             throw error
         }
-        transportLink?.attached(handle, context: context, status: control.pointee.status, shared: shared)
+        transportLink.attached(handle, context: context, status: control.pointee.status, shared: shared)
     }
 
     private func makeEngine(sampleRate: Int) throws(JackError) -> Engine {
@@ -403,7 +424,7 @@ public final class JackMetronome {
                     && !notices.pointee.serverGone.load(ordering: .relaxed) {
                 usleep(1000)
             }
-            transportLink?.release(client.handle)
+            transportLink.release(client.handle)
             client.deactivate()
             client.close()
             self.client = nil
@@ -413,6 +434,13 @@ public final class JackMetronome {
         let received = shared.pointee.controlInputReceived.load(ordering: .relaxed)
         let dropped = shared.pointee.controlInput.dropped.load(ordering: .relaxed)
         log("stopped after \(shared.pointee.cycles.load(ordering: .relaxed)) cycles, \(xruns) xruns; control input: \(received) events, \(dropped) dropped")
+        // What following a timebase master's BBT took as stale (docs/DESIGN.md §13.6),
+        // read once the process callback no longer runs (the client is closed).
+        if !isConnected, let follower = context?.pointee.follower,
+           follower.staleReadings + follower.linesMoved + follower.readingsHeldOff > 0 {
+            log("transport follow: \(follower.staleReadings) BBT readings taken as whole periods old, "
+                + "\(follower.linesMoved) lines moved ahead, \(follower.readingsHeldOff) readings held off")
+        }
     }
 
     // MARK: - Connections

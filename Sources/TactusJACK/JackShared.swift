@@ -16,7 +16,8 @@ public struct JackShared: ~Copyable, @unchecked Sendable {
     public let cycles = Atomic<Int>(0)
     /// Set by `JackMetronome.shutdown`: Tactus is quitting, so its own Stop goes
     /// out whoever owns the transport (a JACK master being followed, a Link
-    /// session): the slaves of its clock must hear Stop as the last byte.
+    /// session): the slaves of its clock must hear Stop as the last byte. The
+    /// one switch: the cycle's source then owns nothing and gives no position.
     public let quitting = Atomic<Bool>(false)
     /// Frames in the last cycle (the JACK period).
     public let period = Atomic<Int>(0)
@@ -46,9 +47,34 @@ public struct JackShared: ~Copyable, @unchecked Sendable {
     public let transportFrame = Atomic<UInt32>(0)
     /// The transport's frame in the cycle it last started, stopped or jumped.
     public let transportChangeFrame = Atomic<UInt32>(0)
+    /// Locates left to the control thread: the process cycle takes a locate
+    /// while rolling itself (`TransportTake`) in `join` and `master`.
     public let transportLocates = Atomic<Int>(0)
+    /// Locates while rolling the process cycle gave the engine itself.
+    public let transportLocatesTaken = Atomic<Int>(0)
+    /// Repositions that are nobody's locate to follow, -1 for none: the frame
+    /// Tactus located the transport to itself before starting it (its own
+    /// start, echoed), and where the transport was when this client released
+    /// the timebase while rolling (jack2's reposition a period back, §13.5).
+    /// Stored by the control thread, taken by whichever side sees the echo.
+    public let ownLocateFrame = Atomic<Int>(-1)
+    public let releasedAtFrame = Atomic<Int>(-1)
     public let transportChanges = Atomic<Int>(0)
     public let timebasePresent = Atomic<Bool>(false)
+    /// The mode as the process cycle reads it (`TransportCycleMode.bits(_:)`): set
+    /// at start and when a preset's `"transport"` changes it while running.
+    public let transportMode = Atomic<Int>(0)
+    /// Start, Continue or Stop the player asked of a JACK transport that owns
+    /// them (`--transport follow`, `TimeSourceRequests.running`): how many, and
+    /// the last (true: start), for the control thread to hand to JACK
+    /// (`jack_transport_start`, `_stop`).
+    public let transportRequests = Atomic<Int>(0)
+    public let lastTransportRequest = Atomic<Bool>(false)
+    /// The engine's own tempi (the trainer's steps, a tempo map's segments)
+    /// asked of a JACK transport that owns the tempo (follow): refused, counted
+    /// for the control session to say so once a run (`ControlSession.tempoOwner`:
+    /// the player's keys and pressure it says once a hold itself).
+    public let refusedEngineTempi = Atomic<Int>(0)
     /// Calls of this client's timebase callback (`--transport master`).
     public let timebaseCallbacks = Atomic<Int>(0)
 

@@ -35,10 +35,10 @@ extension JackMetronome {
         return JackStatus(server: serverName, client: clientName, sampleRate: client.sampleRate, period: client.bufferSize,
                           xruns: notices.pointee.xruns.load(ordering: .relaxed), dspLoad: Double(jack_cpu_load(client.handle)),
                           clockConnections: client.connections(of: ports.clock), controlConnections: client.connections(of: ports.control),
-                          transport: transportLink.map { link in
+                          transport: transportLink.mode == .off ? nil : { link in
                               let rolling = shared.pointee.transportRolling.load(ordering: .relaxed) ? "rolling" : "stopped"
                               let tempo = link.mode == .follow ? "; tempo from the timebase master" : ""
                               return "transport \(link.mode.label), \(rolling); timebase \(link.masterDescription(clientName: clientName, shared: shared))\(tempo)"
-                          })
+                          }(transportLink))
     }
 }

@@ -17,9 +17,13 @@ import TactusCore
 /// preset) moves the transport, from the bar line it plays from. Each side's
 /// echo of the other then agrees and does nothing. In follow mode the engine
 /// follows the transport itself (the time-source seam); only Tactus's own
-/// start and stop requests are handed on.
+/// start and stop requests are handed on. Without Link, the transport's start
+/// and its locate while rolling are the process cycle's to give the engine
+/// in the cycle that sees them (`TransportTake`, docs/DESIGN.md §13.3); this
+/// thread carries the stop and a locate of a stopped transport.
 final class JackTransportLink {
-    let mode: JackTransportMode
+    /// The mode playing: `--transport`, or the last preset's `"transport"` (`change`).
+    private(set) var mode: JackTransportMode
     private let log: (String) -> Void
     /// This client holds the timebase (`master`, or `master-force`).
     private(set) var isMaster = false
@@ -28,26 +32,69 @@ final class JackTransportLink {
     private var seenRunning = false
     private var seenLocates = 0
     private var seenRequests = 0
-    /// A locate Tactus asked for itself, whose echo is not a locate to follow.
-    private var ownLocate: UInt32?
     private var saidBusy = false
+    /// The process cycle starts and relocates the engine itself (no Link:
+    /// with it, a start is asked of the session through the engine's commands).
+    private let cycleTakesStarts: Bool
 
-    init(mode: JackTransportMode, log: @escaping (String) -> Void) {
+    init(mode: JackTransportMode, shared: UnsafeMutablePointer<JackShared>, cycleTakesStarts: Bool = true,
+         log: @escaping (String) -> Void) {
         self.mode = mode
         self.log = log
+        self.cycleTakesStarts = cycleTakesStarts
+        shared.pointee.transportMode.store(TransportCycleMode.bits(mode), ordering: .releasing)
     }
 
-    /// After activation: the timebase, when asked for. `master` registers
-    /// conditionally (JACK answers EBUSY while another client is master: said
-    /// once, and Tactus runs as `join`); `master-force` takes it over.
+    /// After activation: the timebase, when asked for.
     func attached(_ client: OpaquePointer, context: UnsafeMutablePointer<ProcessContext>, status: borrowing EngineStatus,
                   shared: UnsafeMutablePointer<JackShared>) {
+        seen(status: status, shared: shared)
+        isMaster = false
+        register(client, context: context)
+    }
+
+    /// A preset's `"transport"` while running (docs/DESIGN.md §13), on the
+    /// control thread: the timebase given back when the new mode does not want
+    /// it, the cycle told (it reads the mode each cycle: following starts or
+    /// stops from its next one), and the timebase asked for as at start when the
+    /// new mode wants it. What the transport and Tactus do from here on is
+    /// carried across as in any round; what they did before is not news.
+    /// `client` and `context` are nil while no server is there (`attached` asks then).
+    func change(to newMode: JackTransportMode, client: OpaquePointer?, context: UnsafeMutablePointer<ProcessContext>?,
+                status: borrowing EngineStatus, shared: UnsafeMutablePointer<JackShared>) {
+        mode = newMode
+        seen(status: status, shared: shared)
+        if let client, isMaster, !newMode.wantsTimebase {
+            // jack2 answers `jack_release_timebase` with a reposition to the
+            // frame of a cycle around the request (a period back from where it
+            // rolls, through one `Starting` cycle): no locate of anyone's to follow.
+            shared.pointee.releasedAtFrame.store(seenRolling ? Int(shared.pointee.transportFrame.load(ordering: .relaxed)) : -1,
+                                                 ordering: .relaxed)
+            jack_release_timebase(client)
+            isMaster = false
+            // The display's next look: no master, before a cycle has seen it.
+            shared.pointee.timebasePresent.store(false, ordering: .relaxed)
+            log("JACK timebase released")
+        }
+        shared.pointee.transportMode.store(TransportCycleMode.bits(newMode), ordering: .releasing)
+        saidBusy = false
+        if let client, let context { register(client, context: context) }
+    }
+
+    /// What the next round compares with: the transport and Tactus as they are.
+    private func seen(status: borrowing EngineStatus, shared: UnsafeMutablePointer<JackShared>) {
         seenRolling = shared.pointee.transportRolling.load(ordering: .relaxed)
         seenRunning = status.running.load(ordering: .relaxed)
         seenLocates = shared.pointee.transportLocates.load(ordering: .relaxed)
-        seenRequests = status.transportRequests.load(ordering: .relaxed)
-        isMaster = false
-        guard mode.wantsTimebase else { return }
+        seenRequests = shared.pointee.transportRequests.load(ordering: .relaxed)
+        shared.pointee.ownLocateFrame.store(-1, ordering: .relaxed)
+    }
+
+    /// The timebase, when the mode asks for it and this client does not hold it.
+    /// `master` registers conditionally (JACK answers EBUSY while another client
+    /// is master: said once, and Tactus runs as `join`); `master-force` takes it over.
+    private func register(_ client: OpaquePointer, context: UnsafeMutablePointer<ProcessContext>) {
+        guard mode.wantsTimebase, !isMaster else { return }
         let result = jack_set_timebase_callback(client, mode == .master ? 1 : 0, tactusTimebase, UnsafeMutableRawPointer(context))
         if result == 0 {
             isMaster = true
@@ -70,6 +117,7 @@ final class JackTransportLink {
     /// One round: carries what changed since the last round across.
     func service(_ client: OpaquePointer, control: UnsafeMutablePointer<EngineControl>, shared: UnsafeMutablePointer<JackShared>,
                  sampleRate: Int) {
+        guard mode != .off else { return }
         let rolling = shared.pointee.transportRolling.load(ordering: .acquiring)
         let locates = shared.pointee.transportLocates.load(ordering: .acquiring)
         // Where it started, stopped or jumped to: it may have rolled on since.
@@ -82,25 +130,24 @@ final class JackTransportLink {
         }
         if mode == .follow {
             // The engine follows the transport; Tactus's own start and stop go to it.
-            let requests = control.pointee.status.transportRequests.load(ordering: .acquiring)
+            let requests = shared.pointee.transportRequests.load(ordering: .acquiring)
             if requests != seenRequests {
                 seenRequests = requests
-                if control.pointee.status.lastTransportRequest.load(ordering: .relaxed) == 1 { jack_transport_start(client) } else { jack_transport_stop(client) }
+                if shared.pointee.lastTransportRequest.load(ordering: .relaxed) { jack_transport_start(client) } else { jack_transport_stop(client) }
             }
             return
         }
         let tempo = BPM(hundredths: control.pointee.status.tempoHundredths.load(ordering: .relaxed))
         let beats = control.pointee.status.beatsPerBar.load(ordering: .relaxed)
         let bars = BarFrames(sampleRate: sampleRate, tempo: tempo, beatsPerBar: beats)
-        if locates != seenLocates {
-            if let own = ownLocate, own == frame {
-                ownLocate = nil
-            } else {
-                control.pointee.commands.push(.locate(bar: bars.bar(atFrame: frame)))
-            }
+        // A locate the cycle left here (of a stopped transport, or a jump
+        // without jack2's `Starting` cycle), unless it is Tactus's own or
+        // jack2's reposition after the release (`ProcessCycle.isEcho`).
+        if locates != seenLocates && !ProcessCycle.isEcho(shared, frame: frame) {
+            control.pointee.commands.push(.locate(bar: bars.bar(atFrame: frame)))
         }
         if rolling != seenRolling {
-            if rolling && !running {
+            if rolling && !running && !cycleTakesStarts {
                 if frame == 0 {
                     control.pointee.commands.push(.start)
                 } else {
@@ -115,7 +162,7 @@ final class JackTransportLink {
                 // Tactus started: the transport rolls from the bar it plays.
                 let from = bars.frame(ofBar: max(1, control.pointee.status.bar.load(ordering: .relaxed)))
                 if from != shared.pointee.transportFrame.load(ordering: .relaxed) {
-                    ownLocate = from
+                    shared.pointee.ownLocateFrame.store(Int(from), ordering: .relaxed)
                     jack_transport_locate(client, from)
                 }
                 jack_transport_start(client)
@@ -124,6 +171,12 @@ final class JackTransportLink {
             }
         }
     }
+
+    /// How far from the frame the control thread saw last jack2's reposition
+    /// after a release may land: a period either way (the cycles that ran
+    /// around the request), at most a few (8192 frames is two of the largest
+    /// period jackd runs with).
+    static var releaseRepositionFrames: Int64 { 8192 }
 
     /// Who the timebase master is, as far as JACK tells: this client, another
     /// one (JACK names no master), or none.

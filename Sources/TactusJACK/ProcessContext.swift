@@ -43,29 +43,35 @@ struct ProcessContext: ~Copyable {
     /// The control thread's `ControlWakeup`, posted in a cycle that received
     /// control input (nil: nobody to wake).
     let wakeup: UnsafeMutablePointer<sem_t>?
-    /// `--transport` (docs/DESIGN.md §13): the mode, the transport as the last
-    /// cycle saw it, the timebase master's BBT as the follow source, and the frames of a pulse at Tactus's own tempo (a
-    /// rolling transport without a master: klick's `-t`).
-    let transportMode: JackTransportMode
-    /// The mode as the cycle reads it (a `String`-backed enum's `==` is not real-time safe).
-    let readsTransport: Bool
-    let follows: Bool
+    /// `--transport` (docs/DESIGN.md §13): the cycle reads the mode from
+    /// `JackShared.transportMode` (`TransportCycleMode`: a preset may change it
+    /// while running); the transport as the last cycle saw it, the timebase
+    /// master's BBT as the follow source, and the frames of a pulse at Tactus's
+    /// own tempo (a rolling transport without a master: klick's `-t`).
     var transport = TransportObserver()
     var follower: BBTFollower
     var ownFramesPerPulse: Double
+    /// A start or a locate of the transport this cycle saw, for the engine to
+    /// take in this cycle (`join`, `master`: `TransportTake`).
+    var take: TransportTake?
     /// The dry cycle before activation: the transport does not start the song there.
     var dry = false
 
+    /// What the cycle's time source owns (docs/DESIGN.md §9): tempo and
+    /// transport with Link or JACK transport follow, nothing otherwise.
+    func sourceOwnership(_ mode: TransportCycleMode) -> SourceOwnership {
+        // TactusCore's named values: another module, out of the checker's sight.
+        guard link != nil || mode.follows else { return _unsafePerformance { SourceOwnership.none } }
+        return _unsafePerformance { SourceOwnership.tempoAndTransport }
+    }
+
     init(engine: consuming Engine, control: UnsafeMutablePointer<EngineControl>, shared: UnsafeMutablePointer<JackShared>,
-         wakeup: UnsafeMutablePointer<sem_t>? = nil, transport: JackTransportMode = .off, ownTempo: BPM = BPM(120), ownMeter: Meter = .fourFour) {
+         wakeup: UnsafeMutablePointer<sem_t>? = nil, ownTempo: BPM = BPM(120), ownMeter: Meter = .fourFour) {
         let rate = Double(engine.sampleRate)
         self.engine = engine
         self.control = control
         self.shared = shared
         self.wakeup = wakeup
-        transportMode = transport
-        readsTransport = transport != .off
-        follows = transport == .follow
         follower = BBTFollower(sampleRate: rate)
         ownFramesPerPulse = rate * 60 / (ownTempo.value * Double(ownMeter.pulsesPerBeat))
     }
@@ -119,16 +125,19 @@ enum ProcessCycle {
             }
             // jack2's own times are CLOCK_MONOTONIC_RAW, Link's clock on Linux.
             let host = Double(times.microseconds - context.pointee.rawClockOffset.microseconds)
-            // Quitting: no source's position any more, so the Stop pushed with the
-            // flag is played by the engine itself (it is not a request for the source).
+            // Quitting, the one switch: no source owns anything or gives a
+            // position, so the Stop pushed with the flag is the engine's own.
             let quitting = _unsafePerformance { shared.pointee.quitting.load(ordering: .acquiring) }
-            if quitting { context.pointee.engine.sourceOwnsTransport = false }
-            let position = quitting || !context.pointee.readsTransport ? nil : readTransport(context, client: client, frames: frames)
+            let mode = TransportCycleMode.current(shared)
+            let owner = quitting ? _unsafePerformance { SourceOwnership.none } : context.pointee.sourceOwnership(mode)
+            let position = quitting ? nil : readTransport(context, client: client, frames: frames, jackFrame: UInt32(truncatingIfNeeded: times.frame))
             let wasRunning = _unsafePerformance { context.pointee.control.pointee.status.running.load(ordering: .relaxed) }
             render(context, frames: Int(frames), at: start, host: host, microsecondsPerFrame: microsecondsPerFrame,
-                   click: click, feedback: feedback, position: position)
-            // Tactus started or stopped: the control thread hands it on to JACK transport now.
-            if context.pointee.readsTransport, let wakeup = context.pointee.wakeup,
+                   click: click, feedback: feedback, owner: owner, position: position)
+            // Tactus started or stopped: the control thread hands it on to JACK
+            // transport now; with Link the session started or stopped it, and the
+            // control thread says so now, not at its next round.
+            if mode.reads || context.pointee.link != nil, let wakeup = context.pointee.wakeup,
                _unsafePerformance({ context.pointee.control.pointee.status.running.load(ordering: .relaxed) }) != wasRunning {
                 _ = _unsafePerformance { sem_post(wakeup) }
             }
@@ -143,74 +152,154 @@ enum ProcessCycle {
         }
     }
 
-    /// Renders the block at JACK transport's position (`transport`, in follow
-    /// mode) or, with Link, the commands first (their tempo and start/stop go to
-    /// the session), then the session's position for the block.
+    /// Renders the block in the engine's two steps, as every host does: the
+    /// commands under what the source owns (`Engine.beginBlock`), whose requests
+    /// go to the source that owns them, then the block at the source's
+    /// position: JACK transport's (`transport`, in follow mode: Start/Stop are
+    /// handed to the control thread for `jack_transport_start`/`_stop`, the
+    /// tempo is refused), or, with Link, the session's, the requests committed
+    /// to it first.
     @_noLocks @_noAllocation
     static func render(_ context: UnsafeMutablePointer<ProcessContext>, frames: Int, at start: Int64, host: Double,
                        microsecondsPerFrame: Double, click: UnsafeMutablePointer<Float>?, feedback: UnsafeMutablePointer<Float>?,
-                       position transport: TimelinePosition?) {
+                       owner: SourceOwnership, position transport: TimelinePosition?) {
         _unsafePerformance {
+            let shared = context.pointee.shared
+            let requests = context.pointee.engine.beginBlock(at: start, owner: owner, control: context.pointee.control.pointee)
+            let take = context.pointee.take
+            context.pointee.take = nil
+            if case .started(let frame)? = take {
+                context.pointee.engine.transportStarted(atBar: ownBars(context).bar(atFrame: frame), blockStart: start,
+                                                        control: context.pointee.control.pointee)
+            }
             var position = transport
-            if var link = context.pointee.link, context.pointee.engine.sourceOwnsTransport {
-                context.pointee.engine.applyCommands(blockStart: start, control: context.pointee.control.pointee)
+            if var link = context.pointee.link, owner.transport {
+                let peerChanges = link.peerTempoChanges
                 position = link.position(frame: start, frames: frames, hostMicroseconds: host, microsecondsPerFrame: microsecondsPerFrame,
-                                         latencyFrames: context.pointee.shared.pointee.clickLatency.load(ordering: .relaxed),
+                                         latencyFrames: shared.pointee.clickLatency.load(ordering: .relaxed),
                                          pulsesPerBeat: context.pointee.engine.pulsesPerBeat,
-                                         alone: context.pointee.shared.pointee.linkPeers.load(ordering: .relaxed) == 0,
-                                         requests: context.pointee.engine.takeSourceRequests())
+                                         alone: shared.pointee.linkPeers.load(ordering: .relaxed) == 0,
+                                         requests: requests)
                 context.pointee.link = link
-                context.pointee.shared.pointee.linkPhaseMillionths.store(Int(link.phase * 1_000_000), ordering: .relaxed)
-                context.pointee.shared.pointee.linkTempoHundredths.store(Int(link.tempo * 100 + 0.5), ordering: .relaxed)
-                context.pointee.shared.pointee.linkPeerTempoChanges.store(link.peerTempoChanges, ordering: .releasing)
+                shared.pointee.linkPhaseMillionths.store(Int(link.phase * 1_000_000), ordering: .relaxed)
+                shared.pointee.linkTempoHundredths.store(Int(link.tempo * 100 + 0.5), ordering: .relaxed)
+                shared.pointee.linkPeerTempoChanges.store(link.peerTempoChanges, ordering: .releasing)
+                // A peer's tempo: the control thread takes it into the pressure controller now.
+                if link.peerTempoChanges != peerChanges, let wakeup = context.pointee.wakeup { _ = sem_post(wakeup) }
+            } else if owner.transport {
+                if let running = requests.running {
+                    shared.pointee.lastTransportRequest.store(running, ordering: .relaxed)
+                    shared.pointee.transportRequests.add(1, ordering: .releasing)
+                    if let wakeup = context.pointee.wakeup { _ = sem_post(wakeup) }
+                }
+                // The player's tempi the control session sees itself; the engine's own it hears of
+                // here, woken to say so now (once a run: the trainer steps at bar lines at the most).
+                if requests.enginesOwnTempo {
+                    shared.pointee.refusedEngineTempi.add(1, ordering: .relaxed)
+                    if let wakeup = context.pointee.wakeup { _ = sem_post(wakeup) }
+                }
             }
             context.pointee.engine.render(frames: frames, at: start, control: context.pointee.control.pointee,
                                           click: click, feedback: feedback, events: &context.pointee.events, position: position)
+            // Held at its new frame for this cycle: the next one starts there, and the timebase callback publishes it next.
+            if case .located(let frame)? = take {
+                context.pointee.engine.transportLocated(toBar: ownBars(context).bar(atFrame: frame), atFrame: start + Int64(frames),
+                                                        control: context.pointee.control.pointee)
+            }
         }
     }
 
-    /// JACK transport, once a cycle (`jack_transport_query`): what it does goes
-    /// to the control thread (`JackTransportLink`: start, stop, locate), woken
-    /// when it changed; in follow mode the cycle's position for the engine's
-    /// time-source seam: the master's BBT (`BBTFollower`), or without a master
-    /// the transport frame at Tactus's own tempo.
+    /// Transport frames and bars at Tactus's tempo and meter as the last render left them (the control thread's `BarFrames`).
+    static func ownBars(_ context: UnsafeMutablePointer<ProcessContext>) -> BarFrames {
+        let status = context.pointee.control
+        return BarFrames(sampleRate: context.pointee.engine.sampleRate,
+                         tempo: BPM(hundredths: status.pointee.status.tempoHundredths.load(ordering: .relaxed)),
+                         beatsPerBar: status.pointee.status.beatsPerBar.load(ordering: .relaxed))
+    }
+
+    /// JACK transport, once a cycle (`jack_transport_query`), in every mode (about
+    /// 150 instructions a cycle in `off`, docs/DESIGN.md §13.5), so
+    /// that a mode a preset switches to starts from the transport as it is: what
+    /// it does goes to the control thread (`JackTransportLink`: start, stop,
+    /// locate), woken when it changed and the mode is not `off`; in follow mode
+    /// the cycle's position for the engine's time-source seam: the master's BBT
+    /// (`BBTFollower`), or without a master the transport frame at Tactus's own tempo.
     @_noLocks @_noAllocation
-    static func readTransport(_ context: UnsafeMutablePointer<ProcessContext>, client: OpaquePointer, frames: jack_nframes_t) -> TimelinePosition? {
+    static func readTransport(_ context: UnsafeMutablePointer<ProcessContext>, client: OpaquePointer, frames: jack_nframes_t,
+                              jackFrame: UInt32) -> TimelinePosition? {
         let shared = context.pointee.shared
+        let mode = TransportCycleMode.current(shared)
         var position = jack_position_t()
         let state = RealtimeJack.transportQuery(client, &position)
-        let seen = context.pointee.transport.observe(state, frame: position.frame, frames: frames)
+        let seen = context.pointee.transport.observe(state, frame: position.frame, frames: frames, cycleFrame: jackFrame)
         let rolling = context.pointee.transport.rolling
         let hasBBT = position.valid.rawValue & JackPositionBBT.rawValue != 0
         let wakeup = context.pointee.wakeup
+        // join and master (not with Link, whose session owns start and stop): a
+        // start, and a locate while rolling, are the engine's in this cycle.
+        let takes = mode.reads && !mode.follows && context.pointee.link == nil && !context.pointee.dry
+        var take: TransportTake?
+        var echo = false
+        if takes && seen.changed && rolling {
+            take = .started(frame: position.frame)
+        } else if takes && seen.located && context.pointee.transport.relocating {
+            echo = isEcho(shared, frame: position.frame)
+            if !echo { take = .located(frame: position.frame) }
+        }
+        context.pointee.take = take
+        let leftToControl = seen.located && take == nil && !echo
         _unsafePerformance {
             shared.pointee.transportRolling.store(rolling, ordering: .relaxed)
             shared.pointee.transportFrame.store(position.frame, ordering: .relaxed)
             shared.pointee.timebasePresent.store(hasBBT, ordering: .relaxed)
-            if seen.located { shared.pointee.transportLocates.add(1, ordering: .relaxed) }
+            if leftToControl { shared.pointee.transportLocates.add(1, ordering: .relaxed) }
+            if case .located? = take { shared.pointee.transportLocatesTaken.add(1, ordering: .relaxed) }
             if seen.changed || seen.located {
                 shared.pointee.transportChangeFrame.store(position.frame, ordering: .relaxed)
                 shared.pointee.transportChanges.add(1, ordering: .releasing)
-                if let wakeup { _ = sem_post(wakeup) }
+                if mode.reads, let wakeup { _ = sem_post(wakeup) }
             }
         }
-        guard context.pointee.follows else { return nil }
-        if seen.changed || seen.located { context.pointee.follower.reset() }
+        // Not following: a follow a preset switches to later starts its phase afresh.
+        guard mode.follows else { context.pointee.follower.reset(); return nil }
+        // A new roll starts the phase again; a locate keeps it (a master's map
+        // is one of the frame: the line is the same unless the BBT says not,
+        // and PipeWire's missed cycles look like locates, docs/DESIGN.md §13.6).
+        if seen.changed { context.pointee.follower.reset() }
+        if seen.changed || seen.located { context.pointee.follower.lostCount() }
         guard rolling && !context.pointee.dry else {
-            return _unsafePerformance { TimelinePosition(rolling: false, songPulse: 0, framesPerPulse: 0, ownsTransport: true) }
+            return _unsafePerformance { TimelinePosition(rolling: false, songPulse: 0, framesPerPulse: 0) }
         }
+        // PipeWire's shim (docs/DESIGN.md §13.6) gives a rolling cycle a transport
+        // frame whole periods off the one JACK's frame time puts it at, and the
+        // right one again the cycle after: the song goes on from the frame time.
+        if let byClock = context.pointee.transport.clockFrame { position.frame = byClock }
         var timeline: TimelinePosition
-        if let bbt = context.pointee.follower.position(position) {
+        if let bbt = context.pointee.follower.position(position, frames: frames, located: seen.located) {
             timeline = bbt
         } else {
             let framesPerPulse = context.pointee.ownFramesPerPulse
             timeline = _unsafePerformance {
-                TimelinePosition(rolling: true, songPulse: Double(position.frame) / framesPerPulse, framesPerPulse: framesPerPulse, ownsTransport: true)
+                TimelinePosition(rolling: true, songPulse: Double(position.frame) / framesPerPulse, framesPerPulse: framesPerPulse)
             }
         }
         // Held at a locate's new frame for this cycle: that frame is the next cycle's first.
-        if context.pointee.transport.relocating { timeline.songPulse -= Double(frames) / timeline.framesPerPulse }
+        if context.pointee.transport.relocating && !context.pointee.follower.heldOver { timeline.songPulse -= Double(frames) / timeline.framesPerPulse }
         return timeline
+    }
+
+    /// A locate that is no one's to follow: the echo of Tactus's own (the
+    /// frame it located the transport to before starting it), or jack2's
+    /// reposition after this client released the timebase while rolling (a
+    /// period or so back from where it rolled, `JackTransportLink.releaseRepositionFrames`).
+    /// Either is taken (cleared) when seen.
+    @_noLocks @_noAllocation
+    static func isEcho(_ shared: UnsafeMutablePointer<JackShared>, frame: UInt32) -> Bool {
+        _unsafePerformance {
+            if shared.pointee.ownLocateFrame.compareExchange(expected: Int(frame), desired: -1, ordering: .relaxed).exchanged { return true }
+            let released = shared.pointee.releasedAtFrame.exchange(-1, ordering: .relaxed)
+            return released >= 0 && abs(Int64(frame) - Int64(released)) <= JackTransportLink.releaseRepositionFrames
+        }
     }
 
     /// The timebase callback's work (`--transport master`): the BBT of the next

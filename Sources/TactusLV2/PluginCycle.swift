@@ -54,8 +54,11 @@ enum PluginCycle {
     static func renderPiece(_ context: UnsafeMutablePointer<PluginContext>, from offset: Int, frames: Int) {
         let ports = context.pointee.ports
         let start = context.pointee.frame + Int64(offset)
-        let position: TimelinePosition? = (context.pointee.applied?.followsHost ?? true)
-            ? context.pointee.host.position(at: start) : nil
+        let followsHost = context.pointee.applied?.followsHost ?? true
+        let position: TimelinePosition? = followsHost ? context.pointee.host.position(at: start) : nil
+        // In host sync the host owns the tempo: the player's is refused (the host
+        // takes no requests); start and stop are the host's rolling.
+        _ = context.pointee.engine.beginBlock(at: start, owner: followsHost ? .tempoOnly : .none, control: context.pointee.control.pointee)
         context.pointee.engine.render(frames: frames, at: start, control: context.pointee.control.pointee,
                                       click: ports.click.map { $0 + offset }, feedback: ports.feedback.map { $0 + offset },
                                       events: &context.pointee.events, position: position)

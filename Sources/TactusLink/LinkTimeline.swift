@@ -43,15 +43,23 @@ public struct LinkTimeline: BitwiseCopyable {
     /// a peer's (or Link's clamp of ours to its 20–999 BPM).
     public private(set) var peerTempoChanges = 0
 
+    /// How much later than a shared start or stop (µs) its bar line may be,
+    /// at the least, with peers in the session: 50 ms.
+    static let sharedLead: Int64 = 50_000
+
     /// How far (µs) a cycle's time may lie off the filter's line before it
     /// starts a new one: 20 ms, far beyond jack2's disturbed cycles after an
     /// xrun (a few ms, which the filter's own gate holds out).
     static let newLine = 20_000.0
 
-    public init(link: LinkAudio, quantum: Double, sharesStartStop: Bool) {
+    /// `tempo`: the one this peer joined with (`LinkSession(tempo:)`), so that a
+    /// session found at another tempo is counted as a peer's change from the
+    /// first cycle, and said (0: none, the first capture is taken as it is).
+    public init(link: LinkAudio, quantum: Double, sharesStartStop: Bool, tempo: Double = 0) {
         self.link = link
         self.quantum = quantum
         self.sharesStartStop = sharesStartStop
+        self.tempo = tempo
     }
 
     /// One cycle: the block of `frames` from engine frame `frame`, whose first
@@ -95,7 +103,14 @@ public struct LinkTimeline: BitwiseCopyable {
         }
         if let wanted = requests.running {
             if sharesStartStop {
-                if wanted { state.setPlaying(true, at: start, requestingBeat: 0, quantum: quantum) } else { state.setPlaying(false, at: start) }
+                // With peers, the start or stop is the session's from a time the
+                // peers learn of early enough: a bar line nearer than a message's
+                // trip (a few ms, more on a loaded machine) would pass on a peer
+                // before it hears of it, and that peer would start or stop a bar
+                // after this one. So the bar line chosen is the first one
+                // `sharedLead` after the request.
+                let at = alone ? start : start + Self.sharedLead
+                if wanted { state.setPlaying(true, at: at, requestingBeat: 0, quantum: quantum) } else { state.setPlaying(false, at: at) }
                 changed = true
             } else if wanted != running {
                 running = wanted
@@ -130,7 +145,8 @@ public struct LinkTimeline: BitwiseCopyable {
         let pulses = Double(pulsesPerBeat)
         let songPulse = (first - zero) * pulses, framesPerPulse = Double(frames) / ((last - first) * pulses)
         // TactusCore's initializer: another module, out of the checker's sight.
-        return _unsafePerformance { TimelinePosition(rolling: true, songPulse: songPulse, framesPerPulse: framesPerPulse) }
+        let sessionTempo = tempo
+        return _unsafePerformance { TimelinePosition(rolling: true, songPulse: songPulse, framesPerPulse: framesPerPulse, tempo: BPM(sessionTempo)) }
     }
 
     /// The session's start/stop state, shared: a start plays from the next bar

@@ -106,6 +106,7 @@ enum MetronomeHarness {
         log.append("bar-changes \(control.pointee.status.barChanges.load(ordering: .relaxed)) tempo \(BPM(hundredths: control.pointee.status.tempoHundredths.load(ordering: .relaxed)))")
         log.append("clicks-played \(control.pointee.status.clicksPlayed.load(ordering: .relaxed)) clocks-sent \(control.pointee.status.clocksSent.load(ordering: .relaxed))")
         log.append("wakeups-posted \(metronome.shared.pointee.wakeupsPosted.load(ordering: .relaxed))")
+        log.append("transport-locates-taken \(metronome.shared.pointee.transportLocatesTaken.load(ordering: .relaxed))")
         if let link = metronome.link {
             let counts = link.callbackCounts
             log.append("link peers \(link.peers) tempo-callbacks \(counts.tempo) peer-tempo-changes \(metronome.shared.pointee.linkPeerTempoChanges.load(ordering: .relaxed))")

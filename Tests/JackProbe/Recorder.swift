@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CJack
 import Synchronization
+import TactusCore
 import TactusJACK
 
 /// One recorded happening: an audio onset or a MIDI event, at its absolute frame.
@@ -42,6 +43,12 @@ struct RecorderState: ~Copyable {
     let recordedFrames = Atomic<Int64>(0)
     /// The server's xrun notices while recording (any client late, not only this one).
     let xruns = Atomic<Int>(0)
+    /// When each xrun notice came (CLOCK_MONOTONIC µs, `X` lines): a test judges the
+    /// timing only away from them.
+    let xrunTimes: UnsafeMutablePointer<Int64>
+    /// The server's frame time at each notice (`XF` lines): where in the recording it fell.
+    let xrunFrames: UnsafeMutablePointer<Int64>
+    let xrunTimeCapacity = 4096
     /// The first frames are a warm-up (`--skip`): what happens in them is not kept,
     /// xruns included, so clients starting up do not count against the measurement.
     var skipFrames: Int64 = 0
@@ -49,12 +56,19 @@ struct RecorderState: ~Copyable {
     var transport: UnsafeMutablePointer<TransportSample>?
     var transportCount = 0
     let transportCapacity = 400_000
+    /// Ports that have had an event since the start (bit i: audio port i + 1, bit
+    /// 32 + i: MIDI port i + 1), for `--heard`.
+    let heard = Atomic<UInt64>(0)
 }
 
 func recorderXrun(_ arg: UnsafeMutableRawPointer?) -> Int32 {
     guard let s = arg?.assumingMemoryBound(to: RecorderState.self) else { return 0 }
     if s.pointee.recordedFrames.load(ordering: .acquiring) >= s.pointee.skipFrames {
-        s.pointee.xruns.add(1, ordering: .relaxed)
+        let index = s.pointee.xruns.wrappingAdd(1, ordering: .relaxed).oldValue
+        if index < s.pointee.xrunTimeCapacity {
+            s.pointee.xrunTimes[index] = MonotonicClock.microseconds()
+            s.pointee.xrunFrames[index] = Int64(jack_frame_time(s.pointee.client))
+        }
     }
     return 0
 }
@@ -76,6 +90,7 @@ func recorderProcess(_ frames: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) 
             let x = samples[i]
             if x != 0 && previous == 0 {
                 record(s, RecordedEvent(frame: start + Int64(i), value: x, port: UInt8(index + 1), kind: 0, count: 0, bytes: (0, 0, 0)))
+                s.pointee.heard.bitwiseOr(1 << UInt64(index), ordering: .relaxed)
             }
             previous = x
         }
@@ -90,6 +105,7 @@ func recorderProcess(_ frames: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) 
             let size = min(3, event.size)
             record(s, RecordedEvent(frame: start + Int64(event.time), value: 0, port: UInt8(index + 1), kind: 1, count: UInt8(event.size),
                                     bytes: (data[0], size > 1 ? data[1] : 0, size > 2 ? data[2] : 0)))
+            s.pointee.heard.bitwiseOr(1 << UInt64(32 + index), ordering: .relaxed)
         }
     }
     if let transport = s.pointee.transport, s.pointee.transportCount < s.pointee.transportCapacity {
@@ -123,6 +139,10 @@ enum Recorder {
         let seconds = args.value("--seconds").flatMap(Double.init)
         let skip = args.value("--skip").flatMap(Double.init) ?? 0
         let ready = args.value("--ready")
+        // `--heard FILE`: touched once every port has had an event, so a session can
+        // measure its length from the first sound rather than from the launch of
+        // programs that may take seconds to start on a loaded machine.
+        let heardFile = args.value("--heard")
         let registered = args.value("--registered")
         let activateAfter = args.value("--activate-after").flatMap(Double.init) ?? 0
         let readTransport = args.flag("--transport")
@@ -144,7 +164,12 @@ enum Recorder {
         lastSample.initialize(repeating: 0, count: max(1, audioCount))
         let storage = UnsafeMutablePointer<RecordedEvent>.allocate(capacity: capacity)
         storage.initialize(repeating: RecordedEvent(frame: 0, value: 0, port: 0, kind: 0, count: 0, bytes: (0, 0, 0)), count: capacity)
-        state.initialize(to: RecorderState(client: client, audio: audio, midi: midi, lastSample: lastSample, events: storage, capacity: capacity))
+        let xrunTimes = UnsafeMutablePointer<Int64>.allocate(capacity: 4096)
+        xrunTimes.initialize(repeating: 0, count: 4096)
+        let xrunFrames = UnsafeMutablePointer<Int64>.allocate(capacity: 4096)
+        xrunFrames.initialize(repeating: 0, count: 4096)
+        state.initialize(to: RecorderState(client: client, audio: audio, midi: midi, lastSample: lastSample, events: storage, capacity: capacity,
+                                           xrunTimes: xrunTimes, xrunFrames: xrunFrames))
         if readTransport {
             state.pointee.transport = .allocate(capacity: state.pointee.transportCapacity)
             state.pointee.transport?.initialize(repeating: TransportSample(frame: 0, state: 0, position: jack_position_t()), count: state.pointee.transportCapacity)
@@ -168,8 +193,14 @@ enum Recorder {
         let rate = Int64(jack_get_sample_rate(client))
         let period = jack_get_buffer_size(client)
         state.pointee.skipFrames = Int64(skip * Double(rate))
+        let everyPort = (UInt64(1) << UInt64(audioCount)) - 1 | ((UInt64(1) << UInt64(midiCount)) - 1) << 32
+        var heardTouched = heardFile == nil
         while true {
             if TerminationSignals.wait(milliseconds: 10) != nil { break }
+            if !heardTouched && state.pointee.heard.load(ordering: .relaxed) & everyPort == everyPort {
+                ProbeClient.touch(heardFile)
+                heardTouched = true
+            }
             if gone.gone.load(ordering: .acquiring) { break }
             if let seconds, Double(state.pointee.recordedFrames.load(ordering: .acquiring)) >= seconds * Double(rate) { break }
         }
@@ -188,6 +219,9 @@ enum Recorder {
             } else {
                 text += "A \(e.port) \(e.frame) \(e.value)\n"
             }
+        }
+        for i in 0..<min(state.pointee.xruns.load(ordering: .acquiring), state.pointee.xrunTimeCapacity) {
+            text += "X \(xrunTimes[i])\nXF \(xrunFrames[i])\n"
         }
         if let transport = state.pointee.transport {
             // `B frame state transport_frame valid bar beat tick tick_double bpm beats_per_bar beat_type bbt_offset`

@@ -20,6 +20,8 @@ struct TempoMap: BitwiseCopyable {
     var segments: (TempoSegment, TempoSegment, TempoSegment, TempoSegment)
     var count: Int
     var sampleRate: Double
+    /// `bar_start_tick` published (`--bar-start-tick`): the ticks from frame 0 to the bar's first beat; else 0, as most masters.
+    var barStartTick = false
 
     /// "0:120:4,8:150:4,16:100:3": start beat, BPM, beats per bar (at most four segments).
     init?(_ text: String, sampleRate: Double) {
@@ -63,7 +65,7 @@ struct TempoMap: BitwiseCopyable {
         pos.pointee.beat = Int32(beat) + 1
         pos.pointee.ticks_per_beat = 1920
         pos.pointee.tick = Int32(((inBar - beat) * 1920).rounded(.down))
-        pos.pointee.bar_start_tick = 0
+        pos.pointee.bar_start_tick = barStartTick ? Double(s.startBeat + Int(barsIn) * s.beatsPerBar) * 1920 : 0
         pos.pointee.beats_per_bar = Float(s.beatsPerBar)
         pos.pointee.beat_type = 4
         pos.pointee.beats_per_minute = s.bpm
@@ -83,12 +85,14 @@ enum TimebaseMaster {
         let seconds = args.value("--seconds").flatMap(Double.init) ?? 10
         // Holds the timebase without starting the transport (the conditional test).
         let roll = !args.flag("--no-roll")
+        let barStartTick = args.flag("--bar-start-tick")
         let client = ProbeClient.open("master", server: server)
         guard let map = TempoMap(args.value("--segments") ?? "0:120:4", sampleRate: Double(jack_get_sample_rate(client))) else {
             fail("--segments wants START_BEAT:BPM:BEATS_PER_BAR,… (bar lines, at most four)")
         }
         let state = UnsafeMutablePointer<TempoMap>.allocate(capacity: 1)
         state.initialize(to: map)
+        state.pointee.barStartTick = barStartTick
         guard jack_set_timebase_callback(client, 0, timebaseCallback, state) == 0 else { fail("cannot become timebase master") }
         guard jack_activate(client) == 0 else { fail("cannot activate") }
         if roll {

@@ -13,6 +13,8 @@ enum Transport {
     static func main(_ args: inout Arguments) -> Int32 {
         if args.positionals.first == "master" { return TimebaseMaster.main(&args) }
         let server = args.value("-s", "--server")
+        // `--after SECONDS`: the request that long after launch (a test's companion client).
+        if let after = args.value("--after").flatMap(Double.init) { usleep(UInt32(after * 1_000_000)) }
         let client = ProbeClient.open("transport", server: server)
         guard jack_activate(client) == 0 else { fail("cannot activate") }
         switch args.positionals.first {
@@ -21,7 +23,7 @@ enum Transport {
         case "locate":
             guard args.positionals.count > 1, let frame = UInt32(args.positionals[1]) else { fail("transport locate FRAME") }
             jack_transport_locate(client, frame)
-        default: fail("transport start|stop|locate FRAME|master")
+        default: fail("transport start|stop|locate FRAME|master [--after SECONDS]")
         }
         usleep(100_000)
         jack_deactivate(client)

@@ -23,7 +23,7 @@ usage: tactus-jack-probe MODE [options]
            [--pressure] [--first-time]   (ramp, preset switch, locate, meter change from 1 s)
   allocate [--name N] [-s SERVER] [--seconds S]   (a process callback that mallocs and locks)
   transport start|stop|locate FRAME [-s SERVER]
-  transport master [-s SERVER] [--segments START_BEAT:BPM:BEATS_PER_BAR,..] [--seconds S] [--no-roll]
+  transport master [-s SERVER] [--segments START_BEAT:BPM:BEATS_PER_BAR,..] [--seconds S] [--no-roll] [--bar-start-tick]
            (timebase master: BBT from the transport frame, rolling from frame 0)
   cycles   --out FILE [-s SERVER] [--seconds S]   (jack_get_cycle_times of every cycle)
   link-walker [--seconds S] [--every MS] [--tempi BPM,BPM..]   (a Link peer, no JACK: commits

@@ -25,10 +25,16 @@
  * page touched first there (under mlockall(MCL_ONFAULT), memory nobody touched
  * before), a major one a page read from disk. Neither is in `violations`.
  *
+ * It also keeps the whole process's live heap (bytes and blocks allocated and
+ * not freed, by any thread), readable while it runs with TACTUS_RTPROBE_HEAP
+ * (see `struct heap`).
+ *
  * At exit it writes its counts to $TACTUS_RTPROBE_REPORT (or stderr):
  *   cycles N
  *   violations N        (every counted call but sem_post)
  *   minor_faults N, major_faults N
+ *   heap N bytes in N blocks   (still allocated at exit: not a `name N` line,
+ *                              so no reader sums it with the calls)
  *   malloc N ... (every counter that is not zero, sem_post among them)
  *
  * The allocator functions forward to glibc's __libc_* entry points, which need
@@ -39,13 +45,17 @@
 #include <dlfcn.h>
 #include <execinfo.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <semaphore.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
+#include <unistd.h>
 #include <jack/jack.h>
 #include "RTProbe.h"
 
@@ -185,20 +195,72 @@ int jack_set_timebase_callback(jack_client_t *client, int conditional, JackTimeb
 
 /* ---- allocator ---- */
 
-void *malloc(size_t n) { count(C_MALLOC); return __libc_malloc(n); }
-void *calloc(size_t n, size_t m) { count(C_CALLOC); return __libc_calloc(n, m); }
-void *realloc(void *p, size_t n) { count(C_REALLOC); return __libc_realloc(p, n); }
-void free(void *p) { count(C_FREE); __libc_free(p); }
-void *memalign(size_t a, size_t n) { count(C_MEMALIGN); return __libc_memalign(a, n); }
-void *aligned_alloc(size_t a, size_t n) { count(C_ALIGNED_ALLOC); return __libc_memalign(a, n); }
-void *valloc(size_t n) { count(C_VALLOC); return __libc_memalign(4096, n); }
+/* The whole process's live heap (every thread, not only the callback's): the
+ * bytes glibc holds for each block still allocated (malloc_usable_size, which
+ * is what free gives back) and the number of those blocks. RssAnon moves with
+ * the heap's fragmentation and glibc's trimming; these move only by what is
+ * allocated and freed, so a leak shows exactly. With TACTUS_RTPROBE_HEAP=PATH
+ * they live in PATH, mapped shared: two little-endian int64 (bytes, blocks),
+ * read while the process runs (what the churn benchmark samples). */
+struct heap { atomic_long bytes, blocks; };
+static struct heap heap_before_mapped;
+static struct heap *heap = &heap_before_mapped;
+
+static inline void heap_add(void *p) {
+    if (!p) return;
+    atomic_fetch_add_explicit(&heap->bytes, (long)malloc_usable_size(p), memory_order_relaxed);
+    atomic_fetch_add_explicit(&heap->blocks, 1, memory_order_relaxed);
+}
+static inline void heap_remove(void *p) {
+    if (!p) return;
+    atomic_fetch_sub_explicit(&heap->bytes, (long)malloc_usable_size(p), memory_order_relaxed);
+    atomic_fetch_sub_explicit(&heap->blocks, 1, memory_order_relaxed);
+}
+
+void *malloc(size_t n) { count(C_MALLOC); void *p = __libc_malloc(n); heap_add(p); return p; }
+void *calloc(size_t n, size_t m) { count(C_CALLOC); void *p = __libc_calloc(n, m); heap_add(p); return p; }
+void *realloc(void *p, size_t n) {
+    count(C_REALLOC);
+    long before = p ? (long)malloc_usable_size(p) : 0;
+    void *q = __libc_realloc(p, n);
+    /* NULL with a block and a size: it failed and the block is still there. */
+    if (!q && p && n) return q;
+    atomic_fetch_add_explicit(&heap->bytes, (q ? (long)malloc_usable_size(q) : 0) - before, memory_order_relaxed);
+    atomic_fetch_add_explicit(&heap->blocks, (q ? 1 : 0) - (p ? 1 : 0), memory_order_relaxed);
+    return q;
+}
+/* glibc's own reallocarray calls its realloc inside libc, which no interposer sees. */
+void *reallocarray(void *p, size_t n, size_t m) {
+    size_t bytes;
+    if (__builtin_mul_overflow(n, m, &bytes)) { errno = ENOMEM; return NULL; }
+    return realloc(p, bytes);
+}
+void free(void *p) { count(C_FREE); heap_remove(p); __libc_free(p); }
+void *memalign(size_t a, size_t n) { count(C_MEMALIGN); void *p = __libc_memalign(a, n); heap_add(p); return p; }
+void *aligned_alloc(size_t a, size_t n) { count(C_ALIGNED_ALLOC); void *p = __libc_memalign(a, n); heap_add(p); return p; }
+void *valloc(size_t n) { count(C_VALLOC); void *p = __libc_memalign(4096, n); heap_add(p); return p; }
 int posix_memalign(void **out, size_t a, size_t n) {
     count(C_POSIX_MEMALIGN);
     if (a < sizeof(void *) || (a & (a - 1)) != 0) return EINVAL;
     void *p = __libc_memalign(a, n);
     if (!p) return ENOMEM;
+    heap_add(p);
     *out = p;
     return 0;
+}
+
+/* Before any thread but the first exists (a constructor): the counts so far move into the file. */
+static void map_heap(const char *path) {
+    int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0) return;
+    struct heap *mapped = MAP_FAILED;
+    if (ftruncate(fd, sizeof *mapped) == 0)
+        mapped = mmap(NULL, sizeof *mapped, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (mapped == MAP_FAILED) return;
+    atomic_store(&mapped->bytes, atomic_load(&heap->bytes));
+    atomic_store(&mapped->blocks, atomic_load(&heap->blocks));
+    heap = mapped;
 }
 
 /* ---- locks ---- */
@@ -276,6 +338,8 @@ __attribute__((constructor)) static void start(void) {
     trace_enabled = trace && trace[0] == '1';
     const char *filter = getenv("TACTUS_RTPROBE_WITHIN");
     within = filter && filter[0] ? filter : NULL;
+    const char *heap_path = getenv("TACTUS_RTPROBE_HEAP");
+    if (heap_path && heap_path[0]) map_heap(heap_path);
 }
 
 __attribute__((destructor)) static void report(void) {
@@ -285,6 +349,7 @@ __attribute__((destructor)) static void report(void) {
     fprintf(out, "cycles %lu\nviolations %lu\ntimebase-calls %lu\n", atomic_load(&cycles), tactus_rtprobe_violations(), atomic_load(&timebase_calls));
     if (within) fprintf(out, "outside %lu\n", atomic_load(&outside));
     fprintf(out, "minor_faults %lu\nmajor_faults %lu\n", atomic_load(&minor_faults), atomic_load(&major_faults));
+    fprintf(out, "heap %ld bytes in %ld blocks\n", atomic_load(&heap->bytes), atomic_load(&heap->blocks));
     for (int i = 0; i < C_COUNT; i++) {
         unsigned long n = atomic_load(&counts[i]);
         if (n) fprintf(out, "%s %lu\n", names[i], n);

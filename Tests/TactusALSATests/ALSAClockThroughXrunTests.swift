@@ -16,14 +16,24 @@ extension ALSASequencerTests {
     /// thread says it sent (`ALSA clock: N events sent …`, none dropped), stamps in
     /// order; where the recorder saw every cycle, it is exactly the JACK stream (no
     /// tick missing or doubled on the way) and the JACK ticks fill their grid (each
-    /// once, on its frame or late at a cycle start). Where the server kept real time
-    /// (no xrun but the forced one), from 0.5 s after the stall the ALSA ticks follow
-    /// their JACK frames: interval spread ≤ 0.15 ms and lateness p95 ≤ 0.25 ms. Both
-    /// against the line the settled ticks define (stamp against frame, least
-    /// squares): an interval's error is its length less its frames' on that line; a
-    /// tick's lateness its stamp past its frame's time on it, offset by the median,
-    /// so the kernel's constant delivery delay counts as 0. Under an emulated CPU on a
-    /// loaded host jackd xruns on its own: what is not judged is printed as such.
+    /// once, on its frame or late at a cycle start). From 0.5 s after the stall the
+    /// ALSA ticks follow their JACK frames: interval spread ≤ 0.15 ms and lateness
+    /// p95 ≤ 0.25 ms, in the half-second windows where the server kept real time.
+    /// Under an emulated CPU on a loaded host jackd xruns on its own (the dummy
+    /// driver's thread wakes more than a period late when the host leaves the VM's
+    /// CPU waiting: `JackTimedDriver::Process XRun`); the recorder stamps each xrun
+    /// notice, and a window is judged when none came from 0.5 s before it (the same
+    /// half second to settle as after the stall) to 0.25 s after it (a notice comes
+    /// after the late cycle), and the machine itself kept real time in it
+    /// (MachineStallWatch: no wake-up more than 1 ms late from 50 ms before it). At
+    /// least 4 windows (2 s) are needed; fewer is printed as not judged: in the
+    /// alsa-vm at host load 5-13 the guest's timers wake over 1 ms late about 100 times
+    /// a second (up to 44 ms), at nice -10 and period 2048 too. Both figures against the tempo's grid at 48 000 frames a
+    /// second, an intercept for each run of judged windows (an xrun moves the dummy
+    /// driver's frames against the clock): an interval's error is its length less its
+    /// frames' time; a tick's lateness its stamp past its frame's time, offset by its
+    /// run's median, so the kernel's constant delivery delay counts as 0. The ticks'
+    /// rate by least squares within the runs must be that grid's (48 000 ± 0.1 %).
     @Test func theALSAClockLosesNoTickThroughAForcedXrunAndIsBackOnTimeHalfASecondAfter() throws {
         let run = try XrunSession.run(bpm: 133, stallMilliseconds: 68)
         let f = TimingStatistics.format
@@ -33,7 +43,10 @@ extension ALSASequencerTests {
               + "lateness p50 \(f(run.settledLateness.p50)) p95 \(f(run.settledLateness.p95)) max \(f(run.settledLateness.maximum)) ms; "
               + "from 0.1 s before the stall to 0.5 s after: interval spread \(f(run.stallIntervals.standardDeviation)) ms, max |error| \(f(run.stallIntervalMaximum)) ms; "
               + "before it: spread \(f(run.beforeIntervals.standardDeviation)) ms; the server's frames ran at \(Int(run.framesPerSecond.rounded())) a second; "
-              + "\(run.xruns) xruns; arrival stamps stepped back by up to \(run.largestStepBack) µs; tactus: \(run.tactusSummary)")
+              + "\(run.xruns) xruns, \(run.xrunNotices.count) noticed by the recorder (\(run.xrunNoticeLine)); "
+              + "\(run.machineStalls.count) machine stalls over 1 ms after the stall (the longest \((run.machineStalls.max() ?? 0) / 1000) ms); "
+              + "\(run.judgedWindows) of \(run.windows) half-second windows judged; "
+              + "arrival stamps stepped back by up to \(run.largestStepBack) µs; tactus: \(run.tactusSummary)")
         #expect(run.stalls == 1, "the staller stalled once: \(run.stallerLog)")
         // The ALSA stream, whole: Start, every tick the clock thread sent, Stop, in order
         // (the order of the stamps is the clock thread's, proved in ClockDispatcherTests:
@@ -49,16 +62,19 @@ extension ALSASequencerTests {
         } else {
             print("ALSA clock through a stall: the recorder missed \(run.holes.count) cycles; the JACK side is not judged")
         }
-        // Timing, when the server kept real time after the stall: an emulated CPU under a
+        // Timing, in the windows where the server kept real time: an emulated CPU under a
         // loaded host makes jackd xrun on its own, which no client can make good.
-        if run.serverKeptTime {
+        if run.judgeable {
             // Nothing dropped: with the server on time, only this thread stalling for 250 ms could.
-            #expect(run.alsaAccount?.dropped == 0, "\(run.alsaAccountLine)")
-            #expect(run.settledIntervals.count >= 40)
+            if run.xruns <= 2 { #expect(run.alsaAccount?.dropped == 0, "\(run.alsaAccountLine)") }
+            #expect(abs(run.framesPerSecond / 48_000 - 1) < 0.001, "the ALSA ticks' rate against the JACK frames")
             #expect(run.settledIntervals.standardDeviation <= 0.15)
             #expect(run.settledLateness.p95 <= 0.25)
         } else {
-            print("ALSA clock through a stall: the server xrunned \(run.xruns) times (frames at \(Int(run.framesPerSecond.rounded())) a second); timing not judged")
+            // Not a failure, under CI neither: in the alsa-vm at host load 5-13 the guest's timers
+            // woke more than 1 ms late some 100 times a second (up to 44 ms), so no window is free.
+            print("ALSA clock through a stall: \(run.judgedWindows) of \(run.windows) half-second windows without an xrun or a machine stall "
+                  + "(4 needed; \(run.xruns) xruns, \(run.machineStalls.count) machine stalls over 1 ms); timing not judged")
         }
     }
 }
@@ -90,9 +106,15 @@ struct XrunSession {
     var alsaAccount: (sent: Int, dropped: Int)?
     /// The largest step back between consecutive arrival stamps (µs), printed.
     var largestStepBack: Int64 = 0
-    /// The forced stall makes one or two xruns; more, or frames slower than real time, and
-    /// the machine, not Tactus, decided the timing.
-    var serverKeptTime: Bool { xruns <= 2 && abs(framesPerSecond / 48_000 - 1) < 0.001 }
+    /// The recorder's xrun notices (queue µs), those of the forced stall left out.
+    var xrunNotices: [Int64] = []
+    var xrunNoticeLine = ""
+    /// Half-second windows from 0.5 s after the stall to the last tick, and those judged.
+    var windows = 0
+    var judgedWindows = 0
+    var judgeable: Bool { judgedWindows >= 4 && settledIntervals.count >= 40 }
+    /// How late (µs) the machine's own stalls after the stall were (MachineStallWatch).
+    var machineStalls: [Int64] = []
 
     /// How the JACK ticks sit on the grid anchored at the first: `late` ones came at a
     /// cycle start after their frame (a skipped cycle); `missing`/`doubled` count grid
@@ -133,7 +155,11 @@ struct XrunSession {
         return URL(fileURLWithPath: exe).deletingLastPathComponent().path
     }
 
-    static let period = 1024
+    /// 2048 frames (43 ms): under the emulated CPU half the wake-ups of 1024, and measured
+    /// in the VM at host load 22 (jackd dummy and one client, 20 s): 16 xruns at 1024, 0 at 2048.
+    static let period = 2048
+    /// How long the session records after the stall (the windows judged lie in it).
+    static let afterStallSeconds = 6.5
 
     /// Where the session is, on standard error (a run in the emulated VM is slow).
     static func progress(_ line: String) {
@@ -205,6 +231,9 @@ struct XrunSession {
                 MonotonicClock.sleep(microseconds: 2_000)
             }
         }
+        let machine = MachineStallWatch()
+        var machineStalls: [MachineStallWatch.Stall]?
+        defer { if machineStalls == nil { _ = machine.stop() } }
         let tactus = try launch(tactusPath, ["run", "--no-interactive", "-s", server, "-n", "tactus", "--bpm", "\(bpm)",
                                              "--connect-clock", "rec:midi_1", "--alsa-clock-to", "\(receiver.address.client):\(receiver.address.port)"],
                                 log: "tactus.log")
@@ -224,7 +253,8 @@ struct XrunSession {
             stallAt = text("staller.log").split(separator: "\n").first { $0.hasPrefix("stall ") }.flatMap { Int64($0.split(separator: " ")[1]) }
         }
         progress("stall at \(stallAt.map(String.init) ?? "none")")
-        receive(for: 2.5)
+        receive(for: afterStallSeconds)
+        machineStalls = machine.stop()
         stop(tactus)
         receive(for: 0.5)
         stop(staller)
@@ -250,9 +280,11 @@ struct XrunSession {
 
         // The JACK recording: `M port frame hex...` lines, `H from to` holes.
         var jackEvents: [(frame: Int64, type: UInt32)] = []
+        var noticed: [Int64] = []
         for line in ((try? String(contentsOfFile: recording, encoding: .utf8)) ?? "").split(separator: "\n") {
             let fields = line.split(separator: " ")
             if fields.first == "H" { session.holes.append(String(line)) }
+            if fields.first == "X", fields.count == 2, let at = Int64(fields[1]) { noticed.append(at) }
             guard fields.first == "M", fields.count >= 4, let frame = Int64(fields[2]), let status = UInt8(fields[3], radix: 16) else { continue }
             let bytes = fields.dropFirst(3).compactMap { UInt8($0, radix: 16) }
             guard status >= 0xF0 || bytes.count == 3 else { continue }
@@ -268,33 +300,82 @@ struct XrunSession {
         let framesPerTick = 48_000 * 60 / bpm / 24
         session.grid = TickGrid(frames: jackTickFrames, interval: framesPerTick, period: Int64(period))
 
-        // Timing: ALSA tick i against JACK tick i, when the streams are the same.
+        // The xrun notices in queue time; those from 0.1 s before the stall to 0.3 s after its end
+        // are the forced stall's own (one or two), which the half second after it covers.
+        let stallEnd = stallQueue + Int64(stallMilliseconds) * 1000
+        let notices = noticed.compactMap { calibration.queueMicroseconds(atMonotonic: Double($0)) }
+        session.xrunNotices = notices.filter { $0 < stallQueue - 100_000 || $0 > stallEnd + 300_000 }
+        session.xrunNoticeLine = notices.map { "\(($0 - stallQueue) / 1000) ms" }.joined(separator: ", ") + " from the stall"
+        // The machine's own stalls after the stall (the watch thread woken more than 1 ms late), in queue time.
+        let stalls = (machineStalls ?? []).compactMap { stall in
+            calibration.queueMicroseconds(atMonotonic: Double(stall.at)).map { (at: $0, late: stall.lateMicroseconds) }
+        }
+        session.machineStalls = stalls.filter { $0.at > stallQueue }.map(\.late)
+
+        // Timing: the ALSA ticks against the grid of their tempo (one tempo all along). Where the
+        // server keeps real time its frames run at 48 000 a second of the guest's clock, which the
+        // queue's timer also follows; the ticks of a run of judged windows are then at
+        // `k × framesPerTick` frames of one line (an intercept for each run: an xrun moves the dummy
+        // driver's frames against the clock), k counted from the run's first tick by the intervals
+        // (a tick dropped leaves a gap of two). JACK's own frames do not serve: under emulation the
+        // recorder misses cycles.
         let alsaStamps = alsa.filter { $0.type == ClockReception.clock }.compactMap(\.queueMicroseconds)
-        guard session.alsaTypes == session.jackTypes, alsaStamps.count == jackTickFrames.count else { return session }
-        // The frames' rate in stamp time, by least squares over the settled ticks: under
-        // emulation the dummy driver's frames may run slower than real time.
-        let settledIndices = alsaStamps.indices.dropFirst().filter { alsaStamps[$0 - 1] >= stallQueue + 500_000 }
-        guard settledIndices.count >= 2 else { return session }
-        let xs = settledIndices.map { Double(jackTickFrames[$0]) }, ys = settledIndices.map { Double(alsaStamps[$0]) }
-        let mx = xs.reduce(0, +) / Double(xs.count), my = ys.reduce(0, +) / Double(ys.count)
-        let microsecondsPerFrame = zip(xs, ys).reduce(0) { $0 + ($1.0 - mx) * ($1.1 - my) } / xs.reduce(0) { $0 + ($1 - mx) * ($1 - mx) }
-        session.framesPerSecond = 1_000_000 / microsecondsPerFrame
-        var before: [Double] = [], during: [Double] = [], settled: [Double] = []
+        guard let lastStamp = alsaStamps.last else { return session }
+        let nominal = framesPerTick * 1_000_000 / 48_000
+        func steps(_ i: Int) -> Int { max(1, Int((Double(alsaStamps[i] - alsaStamps[i - 1]) / nominal).rounded())) }
+        let settledFrom = stallQueue + 500_000
+        var runs: [[Int]] = []
+        var previousJudged = false
+        var window = settledFrom
+        while window + 500_000 <= lastStamp {
+            let end = window + 500_000
+            let judged = !session.xrunNotices.contains { $0 > window - 500_000 && $0 < end + 250_000 }
+                && !stalls.contains { $0.at + $0.late > window - 50_000 && $0.at < end }
+            session.windows += 1
+            if judged {
+                session.judgedWindows += 1
+                let ticks = alsaStamps.indices.filter { alsaStamps[$0] >= window && alsaStamps[$0] < end }
+                if previousJudged { runs[runs.count - 1] += ticks } else { runs.append(ticks) }
+            }
+            previousJudged = judged
+            window = end
+        }
+        // Each run's ticks as (frames from its first tick, stamp).
+        let placed: [[(x: Double, y: Double)]] = runs.filter { $0.count >= 2 }.map { run in
+            var k = 0
+            return run.enumerated().map { n, i in
+                if n > 0 { k += steps(i) }
+                return (Double(k) * framesPerTick, Double(alsaStamps[i]))
+            }
+        }
+        // The frames' rate in stamp time, by least squares within each run: a check that the
+        // ALSA ticks keep the tempo (48 000 when they do).
+        var sxy = 0.0, sxx = 0.0
+        for run in placed {
+            let mx = run.map(\.x).reduce(0, +) / Double(run.count), my = run.map(\.y).reduce(0, +) / Double(run.count)
+            sxy += run.reduce(0) { $0 + ($1.x - mx) * ($1.y - my) }
+            sxx += run.reduce(0) { $0 + ($1.x - mx) * ($1.x - mx) }
+        }
+        session.framesPerSecond = sxy > 0 ? 1_000_000 * sxx / sxy : 0
+        let microsecondsPerFrame = 1_000_000 / 48_000.0
+        var before: [Double] = [], during: [Double] = [], settled: [Double] = [], lateness: [Double] = []
         for i in 1..<alsaStamps.count {
-            let error = (Double(alsaStamps[i] - alsaStamps[i - 1]) - Double(jackTickFrames[i] - jackTickFrames[i - 1]) * microsecondsPerFrame) / 1000
+            let error = (Double(alsaStamps[i] - alsaStamps[i - 1]) - Double(steps(i)) * nominal) / 1000
             let at = alsaStamps[i - 1]
-            if at < stallQueue - 100_000 { before.append(error) }
-            else if at >= stallQueue + 500_000 { settled.append(error) }
-            else { during.append(error) }
+            if at < stallQueue - 100_000 { before.append(error) } else if at < settledFrom { during.append(error) }
+        }
+        for run in placed {
+            settled += zip(run, run.dropFirst()).map { (($1.y - $0.y) - ($1.x - $0.x) * microsecondsPerFrame) / 1000 }
+            let offsets = run.map { $0.y - $0.x * microsecondsPerFrame }
+            let median = offsets.sorted()[offsets.count / 2]
+            lateness += offsets.map { ($0 - median) / 1000 }
         }
         session.beforeIntervals = TimingStatistics(before)
         session.stallIntervals = TimingStatistics(during)
         session.stallIntervalMaximum = during.map(abs).max() ?? 0
         session.settledIntervals = TimingStatistics(settled)
         session.settledIntervalMaximum = settled.map(abs).max() ?? 0
-        let offsets = zip(xs, ys).map { $1 - $0 * microsecondsPerFrame }
-        let median = offsets.sorted()[offsets.count / 2]
-        session.settledLateness = TimingStatistics(offsets.map { ($0 - median) / 1000 })
+        session.settledLateness = TimingStatistics(lateness)
         return session
     }
 }

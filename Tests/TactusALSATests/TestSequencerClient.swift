@@ -54,14 +54,7 @@ final class TestSequencerClient {
     /// Has the kernel stamp every event delivered to our port with `queue`'s real
     /// time, whoever made the subscription (a client that connects to us itself).
     func stampArrivals(with queue: Int32) throws {
-        var info: OpaquePointer?
-        try SequencerError.check(snd_seq_port_info_malloc(&info), "snd_seq_port_info_malloc")
-        defer { snd_seq_port_info_free(info) }
-        try SequencerError.check(snd_seq_get_port_info(handle, Int32(port), info), "snd_seq_get_port_info")
-        snd_seq_port_info_set_timestamping(info, 1)
-        snd_seq_port_info_set_timestamp_real(info, 1)
-        snd_seq_port_info_set_timestamp_queue(info, queue)
-        try SequencerError.check(snd_seq_set_port_info(handle, Int32(port), info), "snd_seq_set_port_info")
+        try Sequencer.stampArrivals(handle: handle, port: Int32(port), queue: queue)
     }
 
     /// Removes the subscription `source` → `destination` (as `aconnect -d` does).
@@ -100,6 +93,36 @@ final class TestSequencerClient {
         return false
     }
 
+    /// Allocates a queue of our own and starts it (real time 0 now), for `schedule`.
+    func startQueue() throws -> Int32 {
+        let queue = try SequencerError.check(snd_seq_alloc_queue(handle), "snd_seq_alloc_queue")
+        try SequencerError.check(tactus_seq_start_queue(handle, queue), "snd_seq_start_queue")
+        try drainOutput()
+        return queue
+    }
+
+    /// Writes `message` to our subscribers, scheduled at `microseconds` of `queue`'s
+    /// real time: the kernel sends it then, however late this thread is. `drainOutput` hands it over.
+    func schedule(_ message: MIDIMessage, at microseconds: Int64, on queue: Int32) throws {
+        var event = snd_seq_event_t.encoding(message.bytes)!
+        tactus_seq_ev_set_source(&event, Int32(port))
+        tactus_seq_ev_set_subs(&event)
+        var time = snd_seq_real_time_t(tv_sec: UInt32(microseconds / 1_000_000), tv_nsec: UInt32(microseconds % 1_000_000) * 1000)
+        tactus_seq_ev_schedule_real(&event, queue, 0, &time)
+        try SequencerError.check(snd_seq_event_output(handle, &event), "snd_seq_event_output")
+    }
+
+    /// Hands alsa-lib's output buffer to the kernel, waiting while the pool is full (at most ~1 s).
+    func drainOutput() throws {
+        for _ in 0..<1000 {
+            let result = snd_seq_drain_output(handle)
+            if result == 0 { return }
+            if result < 0 && result != -EAGAIN { try SequencerError.check(result, "snd_seq_drain_output") }
+            MonotonicClock.sleep(microseconds: 1_000)
+        }
+        throw SequencerError("snd_seq_drain_output", code: -EAGAIN)
+    }
+
     func send(_ message: MIDIMessage) {
         _ = send(snd_seq_event_t.encoding(message.bytes)!)
     }
@@ -116,7 +139,7 @@ final class TestSequencerClient {
             if type == SND_SEQ_EVENT_PORT_SUBSCRIBED.rawValue || type == SND_SEQ_EVENT_PORT_UNSUBSCRIBED.rawValue { continue }
             var stamp: Int64?
             if Int32(e.flags) & SND_SEQ_TIME_STAMP_MASK == SND_SEQ_TIME_STAMP_REAL {
-                stamp = Int64(e.time.time.tv_sec) * 1_000_000 + Int64(e.time.time.tv_nsec) / 1000
+                stamp = e.time.time.microseconds
             }
             received.append(Received(type: type, queueMicroseconds: stamp, value: e.data.control.value))
         }
@@ -148,4 +171,49 @@ final class ReportLog: @unchecked Sendable {
     private let lock = Mutex<[String]>([])
     func append(_ line: String) { lock.withLock { $0.append(line) } }
     var lines: [String] { lock.withLock { $0 } }
+}
+
+/// A ring the control thread would read, owned by the test.
+final class ControlRing {
+    let pointer: UnsafeMutablePointer<SPSCRing<ControlInputEvent>>
+    init(capacity: Int = 1024) {
+        pointer = .allocate(capacity: 1)
+        pointer.initialize(to: SPSCRing(capacity: capacity))
+    }
+    deinit { pointer.deinitialize(count: 1); pointer.deallocate() }
+
+    func drain() -> [ControlInputEvent] {
+        var events: [ControlInputEvent] = []
+        while let event = pointer.pointee.pop() { events.append(event) }
+        return events
+    }
+
+    /// Reads until `count` events came or `timeout` µs passed.
+    func receive(count: Int, timeout: Int64 = 3_000_000) -> [ControlInputEvent] {
+        let deadline = MonotonicClock.microseconds() + timeout
+        var events: [ControlInputEvent] = []
+        while events.count < count && MonotonicClock.microseconds() < deadline {
+            events += drain()
+            MonotonicClock.sleep(microseconds: 1_000)
+        }
+        return events
+    }
+}
+
+/// Tactus's ALSA client reading `Tactus:control` into a ring the test owns (as
+/// the control thread would read it), and a test client `sender` (a keyboard, a
+/// pedal) subscribed to it; the client's report lines in `log`. The test stops `client`.
+struct ControlInputReading {
+    let log = ReportLog()
+    let client: ALSAClient
+    let ring = ControlRing()
+    let sender: TestSequencerClient
+
+    /// `beforeHandingOn` runs on the input thread before each message is handed on (`ALSAClient.startInput`).
+    init(sender name: String, options: ALSAOptions = ALSAOptions(), beforeHandingOn: (@Sendable (MIDIMessage) -> Void)? = nil) throws {
+        client = try ALSAClient.forTest(options: options, messages: log)
+        client.startInput(into: ring.pointer, beforeHandingOn: beforeHandingOn)
+        sender = try TestSequencerClient(name: name)
+        try sender.subscribe(from: sender.address, to: client.controlPort)
+    }
 }

@@ -45,14 +45,16 @@ struct CommandLineErrorTests {
         #expect(r.standardOutput.isEmpty)
     }
 
-    @Test func linkWithATransportModeIsRefusedNamingBoth() throws {
+    @Test func linkWithJoinOrFollowIsRefusedNamingBoth() throws {
         let r = try TactusProcess.run(["run", "--link", "--transport", "follow"])
         #expect(r.status == 2)
-        #expect(r.standardError == "tactus: --link and --transport follow cannot be used together yet: choose one time source (--transport off with --link)\n")
-        #expect(throws: OptionError("tactus: --link and --transport master cannot be used together yet: choose one time source (--transport off with --link)")) {
-            try OptionParser.parse(["--link-start-stop", "--transport", "master"]).checkTimeSources()
+        #expect(r.standardError == "tactus: --link and --transport follow cannot be used together yet: choose one time source (--transport master publishes the Link session as JACK BBT)\n")
+        #expect(throws: OptionError("tactus: --link and --transport join cannot be used together: both would own start and stop (--transport master publishes the Link session as JACK BBT)")) {
+            try OptionParser.parse(["--link-start-stop", "--transport", "join"]).checkTimeSources()
         }
         try OptionParser.parse(["--link", "--transport", "off"]).checkTimeSources()
+        try OptionParser.parse(["--link", "--transport", "master"]).checkTimeSources()
+        try OptionParser.parse(["--link", "--transport", "master-force"]).checkTimeSources()
         try OptionParser.parse(["--transport", "join"]).checkTimeSources()
     }
 

@@ -92,6 +92,20 @@ struct PresetsCommandTests {
         ])
     }
 
+    /// A preset's `actions` are checked as controller.json's are, each mistake by its field.
+    @Test func checkNamesTheFieldOfABrokenAction() throws {
+        let f = Folders()
+        let good = f.write("pedal.json", #"{ "format": 1, "name": "Pedal", "tempo": 90, "actions": [{ "action": "startStop", "cc": 65 }] }"#)
+        let bad = f.write("bad-pedal.json", #"{ "format": 1, "name": "Bad pedal", "tempo": 90, "actions": [{ "action": "startstop", "cc": 65 }, { "action": "tap" }] }"#)
+        let out = PresetsCommand.output(try options(["presets", "check", good, bad]), directories: f.directories)
+        #expect(out.status == 2)
+        #expect(out.standardOutput == ["ok \(good): Pedal, 90 BPM, 4/4"])
+        #expect(out.standardError == [
+            "\(bad): actions[0].action: \"startstop\": must be one of tap, startStop, start, stop, nextPreset, previousPreset, mute, tempoUp, tempoDown, countIn",
+            "\(bad): actions[1]: needs a \"note\" or a \"cc\" number, 0 to 127 (one of them)",
+        ])
+    }
+
     /// A sample that libsndfile cannot decode fails the check by its field, as it would fail start and switch.
     @Test func checkDecodesTheSamples() throws {
         let f = Folders()

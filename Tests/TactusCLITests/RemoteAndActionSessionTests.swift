@@ -25,8 +25,10 @@ struct RemoteAndActionSessionTests {
     @Test func actionsDoWhatTheirKeysDo() {
         let h = SessionHarness(tempo: 100, presets: true)
         let pad = UInt7(36)!
-        h.session.loop.actions = ActionMap([ActionBinding(.note(pad), .tempoUp), ActionBinding(.note(UInt7(37)!), .mute),
-                                            ActionBinding(.note(UInt7(38)!), .nextPreset), ActionBinding(.note(UInt7(39)!), .countIn)])
+        // controller.json's, as the run binds them: kept through the switch to B, a preset without actions of its own.
+        h.session.controllerActions = [ActionBinding(.note(pad), .tempoUp), ActionBinding(.note(UInt7(37)!), .mute),
+                                       ActionBinding(.note(UInt7(38)!), .nextPreset), ActionBinding(.note(UInt7(39)!), .countIn)]
+        h.session.bindActions(of: nil)
         h.midi(.noteOn(channel: ch, note: pad, velocity: UInt7(100)!), at: 0.1)
         h.poll(at: 0.2)
         #expect(h.tempo == BPM(101))
@@ -86,6 +88,37 @@ struct RemoteAndActionSessionTests {
         let sent = h.commands().compactMap { if case .setPractice(let c) = $0 { c } else { nil } }
         #expect(sent == [.countIn(CountIn(bars: 2, sendsClock: true)), .gap(GapTrainer(play: 3, mute: 1))])
         #expect(h.session.countIn == CountIn(bars: 2, sendsClock: true))
+    }
+
+    /// A preset's `actions` take the place of controller.json's while it plays; a
+    /// preset without them brings the controller's back.
+    @Test func aPresetsActionsReplaceTheControllersWhileItPlays() {
+        var pedal = Preset(name: "Pedal", tempo: BPM(90), program: UInt7(1))
+        pedal.actions = [ActionBinding(.controlChange(UInt7(65)!), .startStop)]
+        let library = PresetLibrary(shipped: [
+            PresetEntry(preset: Preset(name: "Plain", tempo: BPM(100), program: UInt7(0)), file: "/p/plain.json", origin: .shipped),
+            PresetEntry(preset: pedal, file: "/p/pedal.json", origin: .shipped),
+        ], user: [])
+        let h = SessionHarness(tempo: 100, presets: true, library: library)
+        let tap = [ActionBinding(.controlChange(UInt7(64)!), .tap)]
+        h.session.controllerActions = tap
+        h.session.bindActions(of: library.entries[0].preset)
+        #expect(h.session.loop.actions.bindings == tap)
+        _ = h.commands()
+
+        h.midi(.programChange(channel: ch, program: UInt7(1)!), at: 0.1)
+        h.poll(at: 0.2)
+        #expect(h.session.presetPosition?.name == "Pedal")
+        #expect(h.session.loop.actions.bindings == pedal.actions)
+        h.midi(.controlChange(channel: ch, controller: UInt7(65)!, value: .max), at: 0.3)
+        h.poll(at: 0.4)
+        #expect(h.commands().contains { if case .start = $0 { true } else { false } })
+        #expect(h.session.message == "start (pedal)")
+
+        h.midi(.programChange(channel: ch, program: .zero), at: 0.5)
+        h.poll(at: 0.6)
+        #expect(h.session.presetPosition?.name == "Plain")
+        #expect(h.session.loop.actions.bindings == tap)
     }
 
     @Test func remoteTapsAreTimedByTheirArrival() {

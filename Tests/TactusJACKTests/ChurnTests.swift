@@ -2,17 +2,32 @@ import Foundation
 import Testing
 
 extension JACKServerTests {
-    /// Five minutes of what an hour of playing does (Benchmarks/churn.sh, the
-    /// benchmark's row 9 at 300 s): pressure holds every 10 s, a preset switch
+    /// Three minutes of what an hour of playing does (Benchmarks/churn.sh, the
+    /// benchmark's row 10 in short): pressure holds every 10 s, a preset switch
     /// with its own sample every 30 s, tempo keys and taps in the live display,
     /// connections made and undone every 15 s, a controller client a minute,
-    /// the server stopped and started again at the fourth minute. Nothing may
-    /// grow: RssAnon at the end within 64 kB of its value after the third
-    /// minute (the heap's layout settles in about three: Benchmarks/churn_report.py),
-    /// the same descriptors and threads.
+    /// the server stopped and started again at the first and the second minute.
+    /// Nothing may grow: the live heap (Tests/RTProbe's count of the bytes and
+    /// blocks allocated and not freed, by every thread) at the end within
+    /// churn_report.py's bound of its value 2 s before the second minute, the
+    /// same state (the first minute and the first restart do what is done once:
+    /// caches, the first sample read); the same descriptors and threads; RssAnon
+    /// within 512 kB (the heap's layout and glibc's trimming move it by a few
+    /// hundred kB in the first minutes: what the heap count does not see, memory
+    /// mapped outside malloc, still shows). A restart between the baseline and
+    /// the end: what a restart leaks shows. The clock on its grid in every minute
+    /// recorded whole without an xrun (each tick at `anchor + round(k × interval)` of
+    /// the tempo in force, none late, missing or doubled), those with an xrun counted
+    /// apart, and no xrun the server blames on tactus unless its own dummy driver
+    /// woke late or a twin server without Tactus, run beside, xrunned too (those
+    /// are the machine's); the process callback neither allocated nor locked.
     @Suite struct Churn {
-        /// `TACTUS_CHURN_TEST_SECONDS` lengthens the run (whole minutes, at least 300).
-        static let seconds = Int(ProcessInfo.processInfo.environment["TACTUS_CHURN_TEST_SECONDS"] ?? "") ?? 300
+        /// `TACTUS_CHURN_TEST_SECONDS` lengthens the run (whole minutes, at least 180).
+        static let seconds = Int(ProcessInfo.processInfo.environment["TACTUS_CHURN_TEST_SECONDS"] ?? "") ?? 180
+        /// The minutes the server restarts at: one before the baseline, one after.
+        static let restarts = [1, 2]
+        static let baseline = 118
+        static let rssBoundKB = 512
 
         /// The checkout: the folder above the build products that holds Package.swift.
         static var root: URL? {
@@ -25,6 +40,15 @@ extension JACKServerTests {
         }
 
         struct Figures: Decodable {
+            var baseline_at: Int
+            var heap_bytes: [Int]
+            var heap_growth_bytes: Int
+            var heap_bound_bytes: Int
+            var heap_blocks: [Int]
+            var heap_growth_blocks: Int
+            var heap_bound_blocks: Int
+            var callback_cycles: Int
+            var callback_violations: Int
             var rss_anon_kb: [Int]
             var rss_growth_kb: Int
             var fds: [Int]
@@ -32,26 +56,90 @@ extension JACKServerTests {
             var restarts: Int
             var xruns: Int
             var xruns_tactus: Int
+            var xruns_twin: Int
+            var xruns_tactus_alone: Int
             var grew: [String]
+            var clock_minutes_judged: Int
+            var clock_minutes_off: [Int]
+            var clock_off_ticks: Int
+            var clock_ticks_judged: Int
+            var clock_minutes_xrun: Int
+            var clock_minutes_not_whole: Int
         }
 
-        @Test(.timeLimit(.minutes(10))) func fiveMinutesOfChurnGrowNothing() throws {
+        /// The interposer's live heap sees what it is there to see: a process under
+        /// it that allocates a megabyte reads its count a megabyte (and a block or
+        /// two) higher in the mapped file, and back within 64 kB once it freed it.
+        @Test func theLiveHeapCountSeesAMegabyteAllocatedAndFreed() throws {
+            let heap = TestFiles.file("heapcount.bin")
+            let log = TestFiles.file("heapcount.log")
+            let script = """
+                import struct
+                def read():
+                    with open("\(heap.path)", "rb") as f:
+                        return struct.unpack("<qq", f.read(16))
+                before = read()
+                block = bytearray(1 << 20)
+                during = read()
+                del block
+                after = read()
+                print(during[0] - before[0], during[1] - before[1], after[0] - before[0], after[1] - before[1])
+                """
+            let p = try TestProcess.launch("/usr/bin/python3", ["-c", script], output: log,
+                                           environment: ["LD_PRELOAD": TestFiles.interposer, "TACTUS_RTPROBE_HEAP": heap.path,
+                                                         "TACTUS_RTPROBE_REPORT": TestFiles.file("heapcount.rtprobe").path])
+            #expect(TestProcess.wait(p, seconds: 30) == 0)
+            let said = Launch.text(log)
+            let figures = said.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+            try #require(figures.count == 4, "python3 said: \(said)")
+            #expect(figures[0] >= 1 << 20 && figures[0] < (1 << 20) + 65536 && figures[1] >= 1, "allocated: \(said)")
+            #expect(abs(figures[2]) < 65536 && abs(figures[3]) <= 4, "freed: \(said)")
+        }
+
+        @Test(.timeLimit(.minutes(10))) func threeMinutesOfChurnGrowNothing() throws {
             let root = try #require(Self.root, "no Package.swift above \(TestFiles.products.path)")
             let out = TestFiles.file("churn")
             let log = TestFiles.file("churn.log")
             let script = root.appendingPathComponent("Benchmarks/churn.sh").path
             let run = try TestProcess.launch("/bin/bash", [script, "\(Self.seconds)"], output: log,
-                                             environment: ["TACTUS_CHURN_BIN": TestFiles.products.path, "TACTUS_BENCH_OUT": out.path])
+                                             environment: ["TACTUS_CHURN_BIN": TestFiles.products.path, "TACTUS_BENCH_OUT": out.path,
+                                                           "TACTUS_CHURN_RESTARTS": Self.restarts.map(String.init).joined(separator: " "),
+                                                           "TACTUS_CHURN_BASELINE": "\(Self.baseline)",
+                                                           "TACTUS_CHURN_RSS_BOUND_KB": "\(Self.rssBoundKB)"])
             let status = TestProcess.wait(run, seconds: Double(Self.seconds) + 120)
             let said = Launch.text(log)
             print("churn: \(said.split(separator: "\n").last ?? "no output")")
             let json = try Data(contentsOf: out.appendingPathComponent("churn.json"))
             let figures = try JSONDecoder().decode(Figures.self, from: json)
-            #expect(figures.restarts == 1, "the server was restarted once: \(said)")
-            #expect(figures.rss_growth_kb <= 64, "RssAnon \(figures.rss_anon_kb)")
+            #expect(figures.restarts == Self.restarts.count, "the server was restarted at minutes \(Self.restarts): \(said)")
+            // Read in the quiet seconds before the next minute's controller (and restart):
+            // churn.sh reads a sample due before it at the latest in the loop that starts it.
+            #expect(figures.baseline_at <= Self.baseline + 2, "the baseline sample: \(said)")
+            #expect(figures.heap_growth_bytes <= figures.heap_bound_bytes && figures.heap_growth_blocks <= figures.heap_bound_blocks,
+                    "live heap bytes \(figures.heap_bytes), blocks \(figures.heap_blocks)")
+            #expect(figures.rss_growth_kb <= Self.rssBoundKB, "RssAnon \(figures.rss_anon_kb)")
             #expect(figures.fds[0] == figures.fds[1], "descriptors \(figures.fds)")
             #expect(figures.threads[0] == figures.threads[1], "threads \(figures.threads)")
-            #expect(figures.grew.isEmpty && status == 0, "\(said)")
+            #expect(figures.grew.isEmpty, "\(said)")
+            // Blamed on tactus while its callback ran and neither the twin server nor this
+            // server's own driver was late (on a loaded machine the dummy driver wakes
+            // late, or tactus's thread gets no CPU, and the server blames it). Tactus's
+            // own work cannot take a period (about 2 100 instructions a callback, README
+            // bench row 4; no allocation or lock, checked above), so one such xrun in
+            // the run is the host taking the CPU from that thread alone (CI once: 1 of
+            // 7 xruns, the twin 3); a Tactus that overran would be blamed at every
+            // disturbance, many times in three minutes.
+            #expect(figures.xruns_tactus_alone <= 1, "xruns the server blames on tactus alone: \(said)")
+            #expect(figures.callback_cycles > Self.seconds * 48000 / 256 / 2 && figures.callback_violations == 0,
+                    "the process callback allocated or locked: \(said)")
+            // Every minute is judged or had an xrun, but the first and each restart's, which
+            // may be cut (a take starts a moment after its server).
+            #expect(figures.clock_minutes_not_whole <= 1 + Self.restarts.count, "\(said)")
+            #expect(figures.clock_minutes_off.isEmpty && figures.clock_off_ticks == 0, "\(said)")
+            // A judged minute holds a minute of ticks: 24 a beat at 60 BPM at least (the
+            // presets play 120 and 133, the keys and holds move that by tens).
+            #expect(figures.clock_ticks_judged >= figures.clock_minutes_judged * 60 * 24, "\(said)")
+            #expect(status == 0, "\(said)")
         }
     }
 }

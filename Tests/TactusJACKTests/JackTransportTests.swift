@@ -204,9 +204,8 @@ extension JACKServerTests {
             // The cycle after the relocation's Continue (bar 9's first beat) counts from bar 9.
             let next = r.transport.first { $0.frame > stopFrame }
             #expect(next.map { "\($0.bar).\($0.beat)" } == "9.1", "\(String(describing: next))")
-            // The cycle a relocation lands in was published before the engine took the locate.
-            let settled = beats.filter { $0.frame != stopFrame }
-            let worst = settled.map { abs($0.error) }.max() ?? .infinity
+            // The engine takes the locate in the cycle that sees it: the relocation's click too is on its cycle's BBT.
+            let worst = beats.map { abs($0.error) }.max() ?? .infinity
             print("transport master locate: \(beats.count) clicks, worst \(worst) frames, bars after the locate \(after.prefix(5).map(\.bar))")
             #expect(worst <= 0.5, "\(beats.filter { abs($0.error) > 0.5 }.map { "\($0.frame) \($0.bar).\($0.beat): \($0.error)" }), stop at \(stopFrame)")
         }
@@ -219,7 +218,8 @@ extension JACKServerTests {
         /// one lower than Tactus published. Pinned here: no cycle has
         /// `JackTickDouble`, and every click onset lies within the tick the BBT of
         /// its cycle puts it in or the tick after (±0.5 frame; a tick is 11.3
-        /// frames at 133 BPM); bars count from 9 after the locate to bar 9, as on jackd.
+        /// frames at 133 BPM); bars count from 9 after the locate to bar 9, as on jackd,
+        /// and the locate is the only one answered (one Stop), however many cycles PipeWire skips.
         @Test(.enabled(if: PipeWireTestServer.isInstalled, "needs pipewire, pipewire-jack, pipewire-bin (scripts/test installs them)"))
         func masterOnPipeWirePublishesWholeTicksOnlyAndEveryClickIsInItsTick() throws {
             let pw = try PipeWireTestServer()
@@ -238,6 +238,10 @@ extension JACKServerTests {
             var checked = 0, outside: [String] = []
             for onset in r.onsets where onset.port == 1 && onset.frame != stop {
                 guard let row = published.last(where: { $0.frame <= onset.frame }), onset.frame - row.frame < 256 else { continue }
+                // Not within a beat after a cycle the recorder missed: the shim's BBT around a
+                // disturbed cycle can be a stale segment (CI once: tick 1195 for a click 8100
+                // frames from it, with 8 holes).
+                if r.holes.contains(where: { onset.frame >= $0.lowerBound && onset.frame <= $0.upperBound + 24_000 }) { continue }
                 // The next beat after tick t (of 1920) is (1920 − t − 1) to (1920 − t) ticks on, one
                 // tick earlier when PipeWire read the tick one low; or the cycle's first frame at tick 0.
                 let early = Double(row.frame) + Double(1918 - row.tick) / 1920 * framesPerBeat
@@ -253,8 +257,11 @@ extension JACKServerTests {
                 return Double(onset.frame) < Double(row.frame) + Double(1919 - row.tick) / 1920 * framesPerBeat - 0.5
             }.count
             print("PipeWire transport master: \(checked) clicks checked against whole ticks, \(outside.count) outside, \(lowTicks) a tick early, recorder holes \(r.holes.count)")
-            #expect(checked >= 15 && outside.isEmpty, "\(outside)")
+            #expect(checked >= 12 && outside.isEmpty, "\(outside)")
             #expect(r.transport.first { $0.frame > stop }.map { "\($0.bar).\($0.beat)" } == "9.1")
+            // One Stop, the locate's: a cycle PipeWire skipped leaves the transport
+            // on by what the clock moved, no locate (TransportObserver).
+            #expect(r.midi().filter { $0.bytes == [0xFC] }.count == 1, "Stops at \(r.midi().filter { $0.bytes == [0xFC] }.map(\.frame)), recorder holes \(r.holes.count)")
         }
 
         // MARK: - conditional
@@ -399,20 +406,31 @@ extension JACKServerTests {
             print("transport follow, quit while rolling: \(ticks.count) ticks, then \(events.map(\.bytes))")
         }
 
-        /// The same on PipeWire's JACK (0.3.65), where it differs: a follower's
-        /// cycle reads the transport a period behind the frames it plays (the
-        /// master's BBT reaches it one cycle later than on jackd), and the BBT's
-        /// frame and tick do not line up from cycle to cycle to the tick. Pinned:
-        /// every click from the second beat after the start, the tempo step and the
-        /// locate is one period (256 frames) late, within two ticks (±25 frames);
-        /// the Start and the locate's Stop, Song Position 176 and Continue as on jackd.
-        @Test(.enabled(if: PipeWireTestServer.isInstalled, "needs pipewire, pipewire-jack, pipewire-bin (scripts/test installs them)"),
-              .disabled("flaky: one run in three on PipeWire 0.3.65 puts a click 1129 frames or a locate off (the master's BBT read a period late is not steady); see issue 15's note"))
-        func followOnPipeWireClicksOnePeriodLateWithinTwoTicks() throws {
+        /// The same on PipeWire's JACK (0.3.65), whose follower reads this cycle's
+        /// frame with the BBT the master wrote when its node last ran: a period old
+        /// in nearly every cycle the recorder reads (the follower's node runs
+        /// before the master's), several periods old where a client missed cycles
+        /// under load, and a tick low at times (docs/DESIGN.md §13.6). `BBTFollower`
+        /// takes a reading whole periods behind its line onto it and moves the line
+        /// ahead to a fresher one, so: no spurious locate (Start, one Stop, Song
+        /// Position 176 and Continue for the locate to bar 13, Stop and Song
+        /// Position at the end), 24 ticks between every two clicks, and every click
+        /// within ±1 frame of the master's beat, or one period late within two
+        /// ticks where every reading since the line was drawn was stale. Measured
+        /// (5 runs): all 45 clicks on the beat, within ±0.49 frame, none late (the
+        /// first rolling cycle, at frame 0, carries the stopped transport's BBT,
+        /// 1.1.0, which is frame 0's: the line is drawn fresh); in 9 more under load,
+        /// once one click a period late (a line drawn again from stale readings alone).
+        /// Under load, beats beside a cycle the recorder missed are not counted, a
+        /// beat may hold 23 ticks beside a late cycle's catch-up, and a click may
+        /// sound on that catch-up (`lateCycles`): counted and printed.
+        @Test(.enabled(if: PipeWireTestServer.isInstalled, "needs pipewire, pipewire-jack, pipewire-bin (scripts/test installs them)"))
+        func followOnPipeWireClicksOnTheMastersBeatsThroughItsStaleBBT() throws {
             let pw = try PipeWireTestServer()
             defer { pw.stop() }
-            let errors = try Self.followErrors(on: Host(pw), tolerance: 25, offset: 256, exact: false)
-            print("PipeWire follow: errors against the master's beat from \(errors.min() ?? 0) to \(errors.max() ?? 0) frames (the period is 256)")
+            let errors = try Self.followErrors(on: Host(pw), tolerance: 1, latePeriod: 256, lateCycles: true)
+            let late = errors.filter { abs($0 - 256) <= 25 }
+            print("PipeWire follow: \(errors.count - late.count) clicks within ±1 frame of the master's beat, \(late.count) one period late, errors from \(errors.min() ?? 0) to \(errors.max() ?? 0) frames")
             #expect(errors.count >= 40)
         }
 
@@ -421,9 +439,17 @@ extension JACKServerTests {
             _ = try followErrors(on: server, tolerance: tolerance)
         }
 
-        /// `exact`: jackd's rules too (the master's stop at the end heard as Stop and
-        /// Song Position alone, 24 ticks between every two clicks).
-        static func followErrors(on server: Host, tolerance: Double, offset: Double = 0, exact: Bool = true) throws -> [Double] {
+        /// A click of a cycle Tactus missed, played at the next block's first frame
+        /// (a cycle's first frame in the recording, less than a period after its
+        /// beat), or one in a cycle the recorder missed.
+        static func lateCycle(_ r: Recording, at frame: Int64, error: Double) -> Bool {
+            (error > 0 && error < 256 && r.transport.contains { $0.frame == frame })
+                || r.holes.contains { ($0.lowerBound - 256)...($0.upperBound + 256) ~= frame }
+        }
+
+        /// `latePeriod`: a click may also be that many frames late within two ticks
+        /// (25 frames; PipeWire's line drawn from stale BBT alone); `lateCycles`: see the ticks below.
+        static func followErrors(on server: Host, tolerance: Double, latePeriod: Double? = nil, lateCycles: Bool = false) throws -> [Double] {
             var errors: [Double] = []
             var master: Process?
             let (r, log) = try Self.record(on: server, "follow", seconds: 24, ["--transport", "follow", "--bpm", "100", "--start-stopped"]) { _ in
@@ -435,6 +461,7 @@ extension JACKServerTests {
             }
             if let master { #expect(TestProcess.wait(master, seconds: 20) == 0) }
             #expect(!log.contains("error"), "\(log)")
+            print("transport follow, Tactus's own count: \(log.split(separator: "\n").first { $0.contains("transport follow: ") && $0.contains("held off") } ?? "no stale reading")")
             // The map's beats in transport frames.
             var beats: [(frame: Double, bar: Int, beat: Int)] = []
             for k in 0..<16 { beats.append((Double(k) * 24000, k / 4 + 1, k % 4 + 1)) }
@@ -442,13 +469,29 @@ extension JACKServerTests {
             for k in 0..<16 { beats.append((384_000 + Double(k) * beat133, 5 + k / 4, k % 4 + 1)) }
             for k in 0..<40 { beats.append((384_000 + Double(16 + k) * beat133, 9 + k / 3, k % 3 + 1)) }
             // Transport frame of each recorded frame, from the cycle it is in.
+            // A row whose transport frame is whole periods off both its neighbours'
+            // (PipeWire's shim for a cycle at times, docs/DESIGN.md §13.6) is read at theirs.
             func transportFrame(_ f: Int64) -> Double? {
-                guard let row = r.transport.last(where: { $0.frame <= f }), row.rolling else { return nil }
-                return Double(row.transportFrame + (f - row.frame))
+                guard let i = r.transport.lastIndex(where: { $0.frame <= f }), r.transport[i].rolling else { return nil }
+                let rows = r.transport, lead = { (k: Int) in rows[k].frame - rows[k].transportFrame }
+                var at = lead(i)
+                if i > 0, i + 1 < rows.count, rows[i - 1].rolling, rows[i + 1].rolling, lead(i - 1) == lead(i + 1),
+                   lead(i) != at || lead(i - 1) != at, (lead(i) - lead(i - 1)) % 256 == 0 {
+                    at = lead(i - 1)
+                }
+                return Double(f - at)
             }
+            // How old the BBT the recorder read was, in periods (the frame the map puts it at, against the cycle's frame).
+            var age: [Int: Int] = [:]
+            for row in r.transport where row.rolling && row.hasBBT {
+                guard let b = beats.firstIndex(where: { $0.bar == row.bar && $0.beat == row.beat }), b + 1 < beats.count else { continue }
+                let at = beats[b].frame + Double(row.tick) / 1920 * (beats[b + 1].frame - beats[b].frame)
+                age[Int(((Double(row.transportFrame) - at) / 256).rounded()), default: 0] += 1
+            }
+            print("transport follow: the recorder's BBT was this many periods old in so many cycles: \(age.sorted { $0.key < $1.key })")
             let clicks = r.onsets.filter { $0.port == 1 }
             guard let stop = r.midi().first(where: { $0.bytes == [0xFC] }) else { Issue.record("no Stop for the locate: \(r.midi().filter { $0.bytes != [0xF8] }.map(\.bytes))"); return errors }
-            var worst = 0.0, checked = 0
+            var worst = 0.0, checked = 0, lateCycleClicks = 0
             var skippedAfter: Set<String> = []
             for click in clicks {
                 guard let t = transportFrame(click.frame) else { continue }
@@ -459,11 +502,16 @@ extension JACKServerTests {
                     skippedAfter.insert(event)
                     continue
                 }
-                let error = t - nearest.frame - offset
-                errors.append(error + offset)
+                let error = t - nearest.frame
+                let late = latePeriod.map { abs(error - $0) <= 25 } ?? false
+                if lateCycles && !(abs(error) <= tolerance || late) && Self.lateCycle(r, at: click.frame, error: error) {
+                    lateCycleClicks += 1
+                    continue
+                }
+                errors.append(error)
                 worst = max(worst, abs(error))
                 checked += 1
-                #expect(abs(error) <= tolerance, "click at transport frame \(t): bar \(nearest.bar) beat \(nearest.beat) is at \(nearest.frame)")
+                #expect(abs(error) <= tolerance || late, "click at transport frame \(t): bar \(nearest.bar) beat \(nearest.beat) is at \(nearest.frame)")
                 #expect((click.value > 0.8) == (nearest.beat == 1), "accent at bar \(nearest.bar) beat \(nearest.beat)")
             }
             print("transport follow (\(server.serverArguments.isEmpty ? "PipeWire" : "jackd")): \(checked) clicks checked, worst \(worst) frames from the master's beat, xruns \(r.xruns)")
@@ -472,7 +520,7 @@ extension JACKServerTests {
             let transportEvents = r.midi().filter { $0.bytes != [0xF8] }
             #expect(Array(transportEvents.prefix(4).map(\.bytes)) == [[0xFA], [0xFC], [0xF2, 0x30, 0x01], [0xFB]], "\(transportEvents.map(\.bytes))")
             // The master's stop at its end: Stop and Song Position, nothing else.
-            #expect(!exact || transportEvents.count == 6 && transportEvents[4].bytes == [0xFC] && transportEvents[5].bytes.first == 0xF2, "\(transportEvents.map(\.bytes))")
+            #expect(transportEvents.count == 6 && transportEvents[4].bytes == [0xFC] && transportEvents[5].bytes.first == 0xF2, "\(transportEvents.map(\.bytes))")
             if let cont = transportEvents.first(where: { $0.bytes == [0xFB] && $0.frame >= stop.frame }), let t = transportFrame(cont.frame) {
                 // Placed from the first cycle after the locate, which bounds the phase to one tick (11.3 frames at 133).
                 print("transport follow: Continue at transport frame \(t), bar 13 at 990315.8")
@@ -481,11 +529,32 @@ extension JACKServerTests {
             // 24 ticks a beat between two clicks, before and after the locate.
             let ticks = r.ticks()
             let clickFrames = clicks.map(\.frame)
+            // With `lateCycles` (PipeWire under load) a beat may hold 23 where Tactus
+            // missed cycles (what they held sounds at the next block's first frame, a
+            // cycle's first frame here, and the output of a cycle that came too late
+            // is dropped by the server) or the recorder missed one; never more than 24.
+            let cycleStarts = Set(r.transport.map(\.frame))
             var counts: [Int] = []
+            var odd: [String] = []
+            var lateBeats = 0, holeBeats = 0
             for (a, b) in zip(clickFrames, clickFrames.dropFirst()) where !(a < stop.frame && b >= stop.frame) {
-                counts.append(ticks.filter { $0 >= a && $0 < b }.count)
+                let near = ticks.filter { $0 >= a - 2000 && $0 < b + 2000 }
+                let count = ticks.filter { $0 >= a && $0 < b }.count
+                if lateCycles && r.holes.contains(where: { $0.overlaps((a - 256)...(b + 256)) }) {
+                    holeBeats += 1
+                    continue
+                }
+                if count == 23 && lateCycles && near.contains(where: cycleStarts.contains) {
+                    lateBeats += 1
+                    continue
+                }
+                counts.append(count)
+                if count != 24 { odd.append("\(count) from the click at \(a): \(near)") }
             }
-            #expect(!exact || Set(counts) == [24], "ticks between clicks \(counts)")
+            if lateCycles {
+                print("transport follow: \(lateBeats) beats with a tick of a late cycle dropped, \(lateCycleClicks) clicks on a late cycle's catch-up, \(r.holes.count) cycles the recorder missed (\(holeBeats) beats not counted)")
+            }
+            #expect(Set(counts) == [24], "ticks between clicks \(counts): \(odd)")
             return errors
         }
     }

@@ -134,7 +134,7 @@ extension JACKServerTests {
             _ = Launch.stop(recorder)
             let log = Launch.text(run.log)
             #expect(log.contains("message tempo 96 BPM (OSC 127.0.0.1)"), "\(log)")
-            #expect(log.contains(", 0 xruns;"), "\(log)")
+            Self.expectNeverLate(log, server: server, client: "osc-paths")
 
             // On the clock: 1000 frames a tick at 120 BPM, then 1250 at 96 from a tick
             // within one cycle plus one tick of the message's arrival.
@@ -231,7 +231,15 @@ extension JACKServerTests {
             #expect(run.process.isRunning)
             #expect(Launch.stop(run.process) == 0)
             let log = Launch.text(run.log)
-            #expect(log.contains(", 0 xruns;"), "\(log)")
+            // The real-time thread never late: no xrun in which jackd found Tactus's
+            // own cycle still running (its log names the client and its state); a
+            // dummy driver woken late, or Tactus not yet given the processor, is the
+            // machine's (CI once: 4 xruns in the flood's 4 s on a host whose idle
+            // servers xrunned too).
+            let report = server.xrunReport()
+            print("OSC malformed: server xruns \(report.count) (driver late \(report.driverLate)), Tactus's cycle running late in \(report.ranLate("osc-fuzz"))")
+            #expect(report.ranLate("osc-fuzz") == 0, "\(log)")
+            #expect(log.contains(", 0 xruns;") || report.count > 0, "\(log)")
         }
 
         @Test func registerDeliversAtMostThirtyNotificationsASecondUnderAThousandMessagesASecond() throws {
@@ -273,7 +281,21 @@ extension JACKServerTests {
             #expect(times.count <= Int(30 * (flood + 0.6)) + 1)
             // 31 notifications in a row span at least 30 intervals of 1/30 s (a little arrival jitter allowed).
             #expect(busiest >= 0.98, "shortest span of 31: \(busiest) s")
-            #expect(Launch.text(run.log).contains(", 0 xruns;"), "\(Launch.text(run.log))")
+            Self.expectNeverLate(Launch.text(run.log), server: server, client: "osc-flood")
+        }
+
+        /// Tactus' real-time thread never late while the remote worked: its closing
+        /// line says "0 xruns", or, on a loaded machine, the server reported each
+        /// xrun as the machine's (its driver woken late, a client woken but not yet
+        /// run) and none with Tactus' own cycle running past the period.
+        static func expectNeverLate(_ log: String, server: JackTestServer, client: String, sourceLocation: SourceLocation = #_sourceLocation) {
+            let counted = log.firstMatch(of: /stopped after \d+ cycles, (\d+) xruns;/).flatMap { Int($0.output.1) }
+            #expect(counted != nil, "no closing line: \(log)", sourceLocation: sourceLocation)
+            guard let counted, counted > 0 else { return }
+            let report = server.xrunReport()
+            print("\(client): \(counted) xruns, jackd: driver late \(report.driverLate), unfinished \(report.unfinished.map { "\($0.client)\($0.running ? " running" : "")" })")
+            #expect(report.count > 0 && report.ranLate(client) == 0,
+                    "\(counted) xruns: \(report.ranLate(client)) with \(client)'s cycle running late, \(report.count) reported by jackd", sourceLocation: sourceLocation)
         }
 
         static func output(_ tool: String, _ arguments: [String]) throws -> Data {

@@ -15,7 +15,7 @@ extension JACKServerTests {
             try SessionCache.shared.session("pipewire") {
                 let server = try PipeWireTestServer()
                 defer { server.stop() }
-                return try Session.record(on: server, seconds: 32, metronomes: ClickAndClockGrid.tempos.map {
+                return try Session.record(on: server, seconds: 32, fromFirstSound: true, metronomes: ClickAndClockGrid.tempos.map {
                     MetronomeSpec(name: "t\(Int($0))", arguments: ["--bpm", "\($0)"], isTactus: true)
                 })
             }

@@ -67,21 +67,26 @@ extension JACKServerTests {
         }
 
         /// `--transport master` (the timebase callback every cycle, the transport
-        /// read every cycle) and `--transport follow` (a test master with a tempo
-        /// step and a meter change driving the grid through the time-source seam),
-        /// with 1000 controller messages a second: 0 allocations, 0 locks.
+        /// read every cycle, and a locate 6 s in that the engine takes in the
+        /// cycle that sees it, `Engine.transportLocated`) and `--transport
+        /// follow` (a test master with a tempo step and a meter change driving
+        /// the grid through the time-source seam), with 1000 controller
+        /// messages a second: 0 allocations, 0 locks.
         @Test(arguments: ["master", "follow"])
         func transportModesNeitherAllocateNorLockOver10000Cycles(mode: String) throws {
             let run = try Self.underInterposer(name: "rt\(mode)", [
                 "--bpm", "133", "--subdivision", "sixteenths", "--transport", mode, "system:playback_1",
             ], sending: 1000, seconds: 13, settle: 1.0,
-               companions: mode == "follow" ? [["transport", "master", "--segments", "0:120:4,16:133:4,32:133:3", "--seconds", "13"]] : [])
+               companions: mode == "follow" ? [["transport", "master", "--segments", "0:120:4,16:133:4,32:133:3", "--seconds", "13"]]
+                   : [["transport", "locate", "692933", "--after", "6"]])
             let r = run.report
             let timebase = r.counts["timebase-calls"] ?? 0
             print("real-time proof, --transport \(mode): \(r.cycles) cycles, \(timebase) timebase callbacks, violations \(r.violations), sem_post \(r.counts["sem_post"] ?? 0)")
             #expect(r.cycles >= 10_000)
             // The timebase callback ran (nearly) every cycle, under the same count.
             #expect(mode == "master" ? timebase >= r.cycles - 200 : timebase == 0, "\(r.counts)")
+            // The locate went through the cycle's own path under the interposer.
+            #expect(Self.figure("transport-locates-taken", in: run.log) == (mode == "master" ? 1 : 0), "\(run.log)")
             #expect(r.violations == 0, "calls on the process thread: \(r.counts)")
             #expect(run.sent == "sent 13000 lost 0\n")
         }

@@ -35,4 +35,39 @@ import Testing
         #expect(o.observe(JackTransportStopped, frame: 256, frames: 256) == (false, false))
         #expect(o.observe(JackTransportStopped, frame: 96_000, frames: 256) == (false, true))
     }
+
+    /// A cycle this client missed: the clock moved 512 frames and the transport
+    /// with it, a roll; the frame a whole period off the clock and back (PipeWire),
+    /// a roll; any other jump from Rolling to Rolling, a locate.
+    @Test func aCycleMissedWhileRollingIsNoLocateAJumpTheClockDidNotMakeIs() {
+        var o = TransportObserver()
+        _ = o.observe(JackTransportRolling, frame: 1024, frames: 256, cycleFrame: 10_000)
+        #expect(o.observe(JackTransportRolling, frame: 1280, frames: 256, cycleFrame: 10_256) == (false, false))
+        #expect(o.observe(JackTransportRolling, frame: 1792, frames: 256, cycleFrame: 10_768) == (false, false))
+        // PipeWire: a period ahead of the clock for one cycle, and back.
+        #expect(o.observe(JackTransportRolling, frame: 2304, frames: 256, cycleFrame: 11_024) == (false, false))
+        #expect(o.clockFrame == 2048, "played from where the clock puts it")
+        #expect(o.observe(JackTransportRolling, frame: 2304, frames: 256, cycleFrame: 11_280) == (false, false))
+        #expect(o.clockFrame == nil)
+        // A jump of no whole period, or of more than four, from Rolling to Rolling is a locate.
+        #expect(o.observe(JackTransportRolling, frame: 2600, frames: 256, cycleFrame: 11_536) == (false, true))
+        #expect(o.observe(JackTransportRolling, frame: 2856 + 5 * 256, frames: 256, cycleFrame: 11_792) == (false, true))
+        // Across the wrap of the 32-bit frame counts.
+        var w = TransportObserver()
+        _ = w.observe(JackTransportRolling, frame: UInt32.max - 100, frames: 256, cycleFrame: UInt32.max - 200)
+        #expect(w.observe(JackTransportRolling, frame: 411, frames: 256, cycleFrame: 311) == (false, false))
+    }
+
+    /// Without the cycle's clock frame (a caller that has none), a roll is the
+    /// frame moved by exactly the period; anything else from Rolling to
+    /// Rolling is a locate, as before the clock rule existed.
+    @Test func withoutTheClockARollIsTheFrameMovedByThePeriod() {
+        var o = TransportObserver()
+        _ = o.observe(JackTransportRolling, frame: 1024, frames: 256)
+        #expect(o.observe(JackTransportRolling, frame: 1280, frames: 256) == (false, false))
+        #expect(o.observe(JackTransportRolling, frame: 1536, frames: 256) == (false, false))
+        #expect(o.clockFrame == nil)
+        #expect(o.observe(JackTransportRolling, frame: 2048, frames: 256) == (false, true))
+        #expect(o.observe(JackTransportRolling, frame: 2304, frames: 256) == (false, false))
+    }
 }

@@ -20,9 +20,8 @@ extension DisplayModel {
     /// What the display shows now, on the control thread: the tempo heard,
     /// the beat the engine last played, the bar it plays, the pressure
     /// controller's state, the preset, and the links.
-    /// `practice`: the tempo map (to name its entries) and whether a trainer or gap runs.
-    public init<Clock: ControlClock>(engine: borrowing EngineControl, session: ControlSession<Clock>, links: LinkStatus,
-                                     practice: (map: TempoMap?, trainer: Bool, gap: Bool)? = nil) {
+    /// The practice row from the session's `practice` tools.
+    public init<Clock: ControlClock>(engine: borrowing EngineControl, session: ControlSession<Clock>, links: LinkStatus) {
         let status = session.loop.controller.status
         let bar = session.heardBar
         let beatsPerBar = bar.meter.beatsPerBar
@@ -33,7 +32,7 @@ extension DisplayModel {
                   beatAccent: Accent(rawValue: engine.status.lastAccent.load(ordering: .acquiring)) ?? .normal,
                   pressure: status, preset: session.presetPosition, jack: links.jack, connections: links.connections,
                   alsaActive: links.alsaActive, clockOffsetMilliseconds: session.clockOffsetMilliseconds, message: session.message,
-                  practice: practice.map { PracticeView(status: engine.status, map: $0.map, trainer: $0.trainer) },
+                  practice: session.practice.map { PracticeView(status: engine.status, map: $0.map, trainer: $0.trainer) },
                   pending: session.pending, subdivision: bar.subdivision, controllerHeard: session.controllerHeard,
                   beatCursor: session.beatCursor)
     }

@@ -73,6 +73,32 @@ public struct PracticeView: Hashable, Sendable {
     }
 }
 
+/// Which practice tools the run plays with, for the practice row: the tempo map
+/// (to name its entries) and whether a speed trainer or a gap trainer is set,
+/// by the command line (or a preset) at start or by OSC since.
+public struct PracticeTools: Sendable {
+    public var map: TempoMap?
+    public var trainer: Bool
+    public var gap: Bool
+
+    public init(map: TempoMap? = nil, trainer: Bool = false, gap: Bool = false) {
+        self.map = map
+        self.trainer = trainer
+        self.gap = gap
+    }
+
+    /// The tools after `change` went to the engine; nil when none is left.
+    public func applying(_ change: PracticeChange) -> PracticeTools? {
+        var tools = self
+        switch change {
+        case .countIn: break
+        case .trainer(let trainer): tools.trainer = trainer != nil
+        case .gap(let gap): tools.gap = gap != nil
+        }
+        return tools.map == nil && !tools.trainer && !tools.gap ? nil : tools
+    }
+}
+
 extension BPM {
     /// A change of tempo, signed: "+1", "-2.50".
     public struct Difference: Hashable, Sendable, CustomStringConvertible {

@@ -90,7 +90,9 @@ public struct ScreenRenderer: Sendable {
             presetRow(m),
             jackRow(m),
         ]
-        if let link = m.link { rows.append(Row(.medium, [label("Link"), Span(text: link.text)])) }
+        // Without `--link` the row says so (a musician looking for the session
+        // sees it is not joined), and is the first to go on a small screen.
+        rows.append(Row(m.link == nil ? .low : .medium, [label("Link"), Span(text: m.link?.text ?? "off")]))
         rows += midiRows(m)
         rows.append(Row(.low, [label("clock"), Span(text: "offset " + Format.signedMilliseconds(m.clockOffsetMilliseconds))]))
         rows.append(.blank)

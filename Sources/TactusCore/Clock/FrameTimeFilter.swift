@@ -42,6 +42,11 @@ public struct FrameTimeFilter: Sendable, BitwiseCopyable {
         /// first estimate may be from the first two points' rate: 44.1 against
         /// 48 kHz is 8.8 %, a crystal's error 0.01 %.
         public var rateTolerance: Double = 0.02
+        /// The least change of rate (relative) a new line may bring: standard sample
+        /// rates differ by 8.8 % at the least (44.1 against 48 kHz), while two or three
+        /// wake-up times a period apart, jittering by a few hundred µs, show rates up
+        /// to several % off, and jack2's own report is off for a while after an xrun.
+        public var sampleRateStep: Double = 0.05
         /// Suspect points in a row after which the filter resets to the latest one
         /// even though they agree on no line, so a source that changed for good and
         /// stays noisy cannot keep it unsettled.
@@ -174,7 +179,8 @@ public struct FrameTimeFilter: Sendable, BitwiseCopyable {
         // report only corroborates it).
         let observed = (t - candidateTime) / Double(f - candidateFrame)
         if offCandidate * offCandidate > gateSquared && suspectCount == 1 && observed > 0 && measuredRate > 0
-            && abs(observed - measuredRate) <= settings.rateTolerance * measuredRate {
+            && abs(observed - measuredRate) <= settings.rateTolerance * measuredRate
+            && abs(observed - rate) > settings.sampleRateStep * rate {
             candidateRate = observed
             offCandidate = 0
         }
@@ -192,11 +198,16 @@ public struct FrameTimeFilter: Sendable, BitwiseCopyable {
         }
         suspectCount += 1
         if suspectCount >= settings.confirmations {
-            // The new line's rate: what its points show, where the cycle's report agrees
-            // (a new sample rate a few ‰ from the old one stays inside the gate for
-            // several cycles), else the rate it was confirmed with.
+            // The new line's rate: the one it was confirmed with (the loop's own, or a new
+            // sample rate found above), unless its points show a rate a sample-rate step
+            // from that and the cycle's report agrees with them. Three points a period
+            // apart, each a wake-up time jittering by a few hundred µs, show a rate
+            // 1–4 % off; taken at jack2's re-anchoring after an xrun, it holds until
+            // the loop learns the rate back (a Link peer's clock ticks were 992–995
+            // frames for 1 000 for a second after two xruns before this).
             let agrees = measuredRate > 0 && abs(observed - measuredRate) <= settings.rateTolerance * measuredRate
-            restart(frame: f, time: t, rate: agrees ? observed : candidateRate)
+            let moved = abs(observed - candidateRate) > settings.sampleRateStep * candidateRate
+            restart(frame: f, time: t, rate: agrees && moved ? observed : candidateRate)
             resets += 1
             return .reset
         }

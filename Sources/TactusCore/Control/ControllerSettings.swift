@@ -17,11 +17,16 @@ public struct ControllerSettings: Hashable, Sendable {
     public var hasAftertouch: Bool
     /// Buttons and pedals bound to actions (tap tempo, start/stop …; `tactus learn --action`).
     public var actions: [ActionBinding]
+    /// The JACK transport mode of this studio's runs (the file's `transport`);
+    /// nil: `off` unless the command line or the starting preset says another.
+    /// `--transport` wins, then the starting preset's `"transport"`, then this.
+    public var transport: JackTransportMode?
 
     public init(channel: MIDIChannel?, upKey: UInt7, downKey: UInt7, presetKey: UInt7,
                 calibration: PressureConfiguration.Calibration = .init(), hasAftertouch: Bool = true,
-                actions: [ActionBinding] = []) {
+                actions: [ActionBinding] = [], transport: JackTransportMode? = nil) {
         self.actions = actions
+        self.transport = transport
         self.channel = channel
         self.upKey = upKey
         self.downKey = downKey

@@ -23,6 +23,13 @@ public struct Preset: Hashable, Sendable {
     public var practice = PresetPractice()
     /// Join the Ableton Link session at start, as `--link` (docs/DESIGN.md §11).
     public var link = false
+    /// Buttons and pedals bound to actions while this preset plays, in place of
+    /// `controller.json`'s (`ActionSchema`); nil keeps the controller's.
+    public var actions: [ActionBinding]?
+    /// JACK transport, as `--transport` (docs/DESIGN.md §13), at start and on
+    /// every switch to this preset; nil (the key left out): the mode playing
+    /// stays. An explicit `--transport` wins.
+    public var transport: JackTransportMode?
 
     public init(name: String, tempo: BPM, bar: BarSettings = BarSettings(), sounds: PresetSounds = PresetSounds(),
                 pressure: PressureConfiguration = PressureConfiguration(), clock: ClockOptions = ClockOptions(), program: UInt7? = nil) {

@@ -43,6 +43,10 @@ extension Preset {
         var issues: [PresetIssue] = []
         PresetSchema.root.read(json, into: &draft, path: "", issues: &issues)
         var preset = draft.preset
+        let keys = [preset.pressure.upKey, preset.pressure.downKey, preset.pressure.presetKey]
+        if issues.isEmpty, let actions = preset.actions, let issue = ActionSchema.controlKeyIssue(actions, keys: keys, path: "actions") {
+            issues.append(issue)
+        }
         let meter = preset.bar.meter
         preset.bar.accents = draft.accents.flatMap { $0.count == meter.beatsPerBar ? $0 : nil } ?? .standard(beats: meter.beatsPerBar)
         // `swing` swings eighths: with the subdivision left out (or "none") it clicks them, as `--swing` does.

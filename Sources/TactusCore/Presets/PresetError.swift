@@ -14,10 +14,11 @@ public struct PresetIssue: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `pressure.strongThreshold: 1.5 is out of range; allowed: a number from 0 to 1`
-    public var description: String {
-        let location = path.isEmpty ? "" : path + ": "
-        return location + problem + (allowed.map { "; allowed: " + $0 } ?? "")
-    }
+    public var description: String { (path.isEmpty ? "" : path + ": ") + explanation }
+
+    /// The problem and what is allowed, without the path (for a reader that
+    /// names the field its own way, as `controller.json`'s does).
+    public var explanation: String { problem + (allowed.map { "; allowed: " + $0 } ?? "") }
 }
 
 /// Why a preset file (or a set list) was refused: the file and every issue found.

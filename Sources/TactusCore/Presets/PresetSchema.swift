@@ -23,7 +23,9 @@ enum PresetSchema {
             .object("sounds", \.preset.sounds, sounds),
             .object("clock", \.preset.clock, clock),
             .object("pressure", \.preset.pressure, PressureSchema.pressure),
+            .actions("actions", \.preset.actions),
             .value("link", \.preset.link, .flag),
+            .value("transport", \.preset.transport, .optional(TransportSchema.format)),
         ] + practiceFields, rules: practiceRules + [
             PresetRule(key: "swing") { draft in
                 let bar = draft.preset.bar

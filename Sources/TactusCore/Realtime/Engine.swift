@@ -33,8 +33,6 @@ public struct Engine: ~Copyable {
     var followBase: Int64 = 0
     /// The grid before changes applied early at a point beyond the last block (`barBeatTick`).
     var heldView: HeldBarBeatView?
-    /// The last block's time source owns start and stop (`TimelinePosition.ownsTransport`).
-    var sourced = false
     /// Where the last block ended: a block that starts there (no skipped cycles)
     /// cannot have anything too late to send, and skips the check.
     var lastBlockEnd: Int64 = .min
@@ -47,9 +45,9 @@ public struct Engine: ~Copyable {
     var practice = PracticeState()
     /// A time source's bar line given this block, placed once its position is known (`EngineBarAnchor.swift`).
     var barAnchor: BarAnchor?
-    /// Set when a time source owns the tempo and the transport (Link): the
-    /// player's tempo and start/stop become `sourceRequests` (`TimeSourceRequests.swift`).
-    public var sourceOwnsTransport = false
+    /// What this block's time source owns (`beginBlock`): the player's tempo
+    /// and start/stop for it become `sourceRequests` (`TimeSourceRequests.swift`).
+    var owner = SourceOwnership.none
     var sourceRequests = TimeSourceRequests()
 
     public init(configuration c: EngineConfiguration, sounds: SoundSet) {
@@ -90,9 +88,10 @@ public struct Engine: ~Copyable {
 
     // MARK: - Render
 
-    /// Renders `frames` frames starting at absolute frame `start`.
+    /// Renders `frames` frames starting at absolute frame `start`, after
+    /// `beginBlock` applied the block's commands.
     ///
-    /// Applies every queued command, then writes the click into `click` and
+    /// Writes the click into `click` and
     /// feedback cues into `feedback` (each `frames` long, may be nil) and the
     /// MIDI events of the block into `events` (cleared first). `position` is a
     /// time source's word for this cycle (docs/DESIGN.md §8); nil: the engine's
@@ -110,10 +109,6 @@ public struct Engine: ~Copyable {
         if let feedback { for i in 0..<frames { feedback[i] = 0 } }
         let end = start + Int64(frames)
 
-        // Whether this block's source owns start and stop, before the commands
-        // that ask for them are read.
-        sourced = position?.ownsTransport ?? false
-        applyCommands(blockStart: start, control: control)
         if let position { follow(position, blockStart: start, frames: frames, control: control) } else { stopFollowing() }
         if let anchor = barAnchor {
             barAnchor = nil
@@ -256,6 +251,17 @@ public struct Engine: ~Copyable {
         case .relocate:
             midi.emit(.stop, gridFrame: gridFrame)
             song.resume(at: e)
+            // A locate inside a tempo map plays the map from the place located
+            // to, as Continue does (§10.3): its tempo, meter and bars there,
+            // not the segment that was playing, going on from the old pulse.
+            if map?.active == true {
+                stopMap()
+                // The old map's pending end must go: a locate past the end of
+                // a map that does not loop leaves `resumeMap` nothing to play,
+                // and that end would then stop the song at the old place.
+                if case .transport(.end)? = agenda.entry(.transport)?.change { _ = agenda.remove(.transport) }
+                resumeMap(at: e, gridFrame: gridFrame, retired: retired)
+            }
             sendSongPositionPointer(at: gridFrame)
             midi.emit(.continue, gridFrame: gridFrame)
         case .end:
@@ -304,7 +310,11 @@ public struct Engine: ~Copyable {
 @_noLocks @_noAllocation
 func realtimeCheckOfRender(_ engine: inout Engine, control: UnsafePointer<EngineControl>, click: UnsafeMutablePointer<Float>,
                            events: inout MIDIEventBuffer) {
+    _ = engine.beginBlock(at: 0, owner: .tempoAndTransport, control: control.pointee)
     engine.render(frames: 256, at: 0, control: control.pointee, click: click, feedback: click, events: &events)
+    // JACK transport's start and locate, taken in the cycle that sees them (EngineSharedTransport.swift).
+    engine.transportStarted(atBar: 1, blockStart: 0, control: control.pointee)
+    engine.transportLocated(toBar: 9, atFrame: 256, control: control.pointee)
 }
 #endif
 

@@ -47,11 +47,6 @@ public enum EngineCommand: Sendable, BitwiseCopyable {
 }
 
 extension EngineCommand {
-    var isStop: Bool {
-        if case .stop = self { return true }
-        return false
-    }
-
     /// The tempo the command carries to the engine (`.setTempo`, a bar change
     /// with a tempo); nil for every other command.
     public var tempo: BPM? {

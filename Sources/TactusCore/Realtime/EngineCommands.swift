@@ -4,10 +4,16 @@ extension Engine {
     mutating func apply(_ command: EngineCommand, blockStart: Int64, control: borrowing EngineControl) {
         nextPoint = nil
         heldView = nil
-        if sourceOwnsTransport {
+        // What the block's source owns is asked of it, not played (docs/DESIGN.md §9).
+        if owner.transport {
             switch command {
             case .start, .continue: sourceRequests.running = true; return
             case .stop: sourceRequests.running = false; return
+            default: break
+            }
+        }
+        if owner.tempo {
+            switch command {
             case .setTempo(let tempo): sourceRequests.tempo = tempo; return
             case .changeBar(let settings, let tempo?, let point, let sounds, let gains):
                 // The tempo goes to the source; the bar still lands on its bar line.
@@ -18,11 +24,6 @@ extension Engine {
             }
         }
         switch command {
-        case .start where sourced, .continue where sourced, .stop where sourced:
-            // A time source owns start and stop (JACK transport in follow mode):
-            // the request is counted for the host to hand on to the source.
-            control.status.transportRequests.add(1, ordering: .relaxed)
-            control.status.lastTransportRequest.store(command.isStop ? 0 : 1, ordering: .relaxed)
         case .start:
             beginRolling(at: blockStart)
             agenda.schedule(AgendaEntry(pulse: nextClock, change: .transport(.start)))
@@ -114,8 +115,6 @@ extension Engine {
     }
 
     mutating func request(tempo: BPM) {
-        // The time source owns the tempo while one drives the grid (docs/DESIGN.md §9).
-        guard followed == nil else { return }
         if case .bar(var change)? = agenda.entry(.bar)?.change, let pulse = agenda.entry(.bar)?.pulse {
             change.tempo = tempo
             agenda.schedule(AgendaEntry(pulse: pulse, change: .bar(change)))

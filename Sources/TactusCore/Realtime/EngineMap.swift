@@ -125,7 +125,15 @@ extension Engine {
         let ramp = RampMapping(originFrame: m.originFrame, startOffset: (m.passSeconds + segment.startSeconds) * Double(sampleRate),
                                pulse: start, pulses: segment.pulses, fromTempo: segment.fromTempo, toTempo: segment.toTempo,
                                sampleRate: sampleRate)
-        grid.follow(ramp, tempo: segment.beatTempo, pulsesPerBeat: segment.bar.meter.pulsesPerBeat)
+        if tempoIsOwn(segment.beatTempo) {
+            grid.follow(ramp, tempo: segment.beatTempo, pulsesPerBeat: segment.bar.meter.pulsesPerBeat)
+        } else if grid.isFollowing {
+            // The source owns the tempo: it is asked for the segment's (a ramp
+            // thus in steps of a segment), and its map keeps the block's frames.
+            grid.follow(pulsesPerBeat: segment.bar.meter.pulsesPerBeat)
+        } else {
+            grid.set(pulsesPerBeat: segment.bar.meter.pulsesPerBeat)
+        }
         if let volumePulse {
             var gains = m.baseGains
             gains.master *= segment.volume
@@ -141,6 +149,8 @@ extension Engine {
 
     /// The map's last bar line: Stop and the Song Position there, as a stop command sends them.
     mutating func endMap(at gridFrame: Int64) {
+        // A source that owns start and stop stops too, or it would start the song again.
+        if owner.transport { sourceRequests.running = false }
         song.stop()
         stopMap()
         midi.emit(.stop, gridFrame: gridFrame)

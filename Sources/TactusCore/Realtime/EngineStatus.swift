@@ -37,12 +37,6 @@ public struct EngineStatus: ~Copyable, @unchecked Sendable {
     public let trainerBarsToStep = Atomic<Int>(-1)
     public let trainerNextHundredths = Atomic<Int32>(0)
 
-    /// Start, Continue or Stop asked of an engine a time source drives (which
-    /// owns them): how many, and the last (1 start or continue, 0 stop), for
-    /// the host to hand on to the source (`jack_transport_start`).
-    public let transportRequests = Atomic<Int>(0)
-    public let lastTransportRequest = Atomic<Int>(0)
-
     public init() {}
 }
 

@@ -14,23 +14,56 @@ public struct TimelinePosition: Sendable, BitwiseCopyable, Equatable {
     /// The source's own bars, when it has them (a JACK timebase master's BBT):
     /// clicks and accents follow its bar lines and meter, not the engine's.
     public var bar: SourceBar?
-    /// Start and stop belong to the source (JACK transport): the engine's
-    /// Start, Continue and Stop commands are counted for the host to hand on
-    /// (`EngineStatus.transportRequests`), not played.
-    public var ownsTransport: Bool
+    /// The source's own tempo in the meter's beat, when it has one (Link's
+    /// session tempo): what the status shows and a trainer steps from, rather
+    /// than the tempo the cycle's frames imply (the host-time filter's jitter
+    /// is a few thousandths of a BPM).
+    public var tempo: BPM?
+    /// The source moved its own line ahead this cycle and says it is no locate
+    /// (JACK follow on PipeWire: from a line drawn from stale BBT to a fresher
+    /// one, whole periods ahead, docs/DESIGN.md §13.6): the engine plays on, and
+    /// what the move passed sounds at the block's first frame.
+    public var corrected: Bool
 
-    public init(rolling: Bool, songPulse: Double, framesPerPulse: Double, bar: SourceBar? = nil, ownsTransport: Bool = false) {
+    public init(rolling: Bool, songPulse: Double, framesPerPulse: Double, bar: SourceBar? = nil, tempo: BPM? = nil,
+                corrected: Bool = false) {
         self.rolling = rolling
         self.songPulse = songPulse
         self.framesPerPulse = framesPerPulse
         self.bar = bar
-        self.ownsTransport = ownsTransport
+        self.tempo = tempo
+        self.corrected = corrected
     }
 
     /// A jump of more than this between where the last cycle's position puts
     /// this cycle and where the source says it is counts as a locate; less is
     /// the source's own jitter (or a tempo ramp within one cycle).
     public static let locateTolerance = 1.0
+}
+
+/// What a block's time source owns (docs/DESIGN.md §9), said by the host once
+/// a block in `Engine.beginBlock`, before the block's commands are read: the
+/// one rule of who decides. What the source owns, the player only asks for:
+/// the tempo (keys, taps, pressure, presets, the trainer's and a tempo map's
+/// steps) and Start, Continue and Stop become `TimeSourceRequests`, which the
+/// host hands to the source (Link commits them from the cycle, JACK transport
+/// follow hands Start/Stop to `jack_transport_start`/`_stop` and refuses the
+/// tempo); what it does not own the engine plays itself.
+public struct SourceOwnership: Sendable, BitwiseCopyable, Equatable {
+    public var tempo: Bool
+    public var transport: Bool
+
+    public init(tempo: Bool = false, transport: Bool = false) {
+        self.tempo = tempo
+        self.transport = transport
+    }
+
+    /// The engine's own time: it owns everything (no source, or quitting).
+    public static var none: SourceOwnership { SourceOwnership() }
+    /// Tempo and transport (Link, JACK transport follow).
+    public static var tempoAndTransport: SourceOwnership { SourceOwnership(tempo: true, transport: true) }
+    /// The tempo only (an LV2 host's `time:Position`).
+    public static var tempoOnly: SourceOwnership { SourceOwnership(tempo: true) }
 }
 
 /// A time source's bar line: the song pulse of the first beat of the bar the
@@ -65,7 +98,7 @@ extension Engine {
         var jumped = false
         if !starting, let last = followed {
             let expected = last.pulsePosition(at: blockStart)
-            jumped = abs(Double(followBase) + position.songPulse - expected) > TimelinePosition.locateTolerance
+            jumped = !position.corrected && abs(Double(followBase) + position.songPulse - expected) > TimelinePosition.locateTolerance
         }
         if starting || jumped {
             if !rolling { rolling = true }
@@ -85,8 +118,16 @@ extension Engine {
                 agenda.schedule(AgendaEntry(pulse: cursor, change: .transport(song.running ? .relocate : .resume)))
             }
         }
-        if let bar = position.bar { align(to: bar, status: control.status) }
-        var map = MeasuredMapping(frame: blockStart, pulse: Double(followBase) + position.songPulse, framesPerPulse: position.framesPerPulse)
+        // A point still to play before the source's bar line while the engine
+        // catches up a move ahead (`corrected`, below) is in the bar before: the
+        // new bar line is taken from the block that reaches it. Any other cycle
+        // takes the source's bar as it says it (Link's session bar, a JACK
+        // master's), as the bar counts and the trainer's steps need.
+        if let bar = position.bar, !position.corrected || starting || nextGridPulse() - song.songOrigin >= bar.songPulse {
+            align(to: bar, status: control.status)
+        }
+        let source = MeasuredMapping(frame: blockStart, pulse: Double(followBase) + position.songPulse, framesPerPulse: position.framesPerPulse)
+        var map = source
         // A source that corrects itself back within the tolerance (a JACK
         // master's phase known to a tick at a new tempo) would put the pulse not
         // yet played (a click, a tick) before this block, and it would be lost:
@@ -95,8 +136,10 @@ extension Engine {
             let next = Double(nextGridPulse())
             if map.pulse > next { map.pulse = next }
         }
-        grid.follow(map)
-        followed = map
+        grid.follow(map, tempo: position.tempo)
+        // The next cycle is judged against the source's line, not the held one:
+        // a move ahead caught up a grid point a block does not count as a jump.
+        followed = position.corrected ? source : map
     }
 
     /// The source's meter and bar line: the bar counts and the accents from

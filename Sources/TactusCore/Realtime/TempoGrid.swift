@@ -41,10 +41,15 @@ struct TempoGrid: BitwiseCopyable {
         if let newBeat { pulsesPerBeat = newBeat }
     }
 
-    /// A time source's mapping for this cycle; the tempo it implies is kept for
-    /// the status and the 300 BPM subdivision rule.
-    mutating func follow(_ map: MeasuredMapping) {
+    /// A time source's mapping for this cycle; the tempo it implies (or the
+    /// source's own, `sourceTempo`) is kept for the status and the 300 BPM
+    /// subdivision rule.
+    mutating func follow(_ map: MeasuredMapping, tempo sourceTempo: BPM? = nil) {
         mapping = .measured(map)
+        if let sourceTempo {
+            tempo = sourceTempo
+            return
+        }
         let hundredths = Double(sampleRate) * 6000 / (map.framesPerPulse * Double(pulsesPerBeat))
         tempo = BPM(hundredths: Int32(clamping: floorToInt64(min(hundredths, 1e7) + 0.5)))
     }

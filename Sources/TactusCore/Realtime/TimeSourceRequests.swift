@@ -1,33 +1,50 @@
-/// What the player asked for while a time source owns the tempo and the
-/// transport (Ableton Link, docs/DESIGN.md §9 and §11): the tempo and start/stop
-/// go to the source, which decides when they take effect, instead of bending
-/// the grid. Read and cleared once a cycle by whoever feeds the source.
+/// What the player asked for of what a time source owns (`SourceOwnership`,
+/// docs/DESIGN.md §9): the tempo and start/stop go to the source, which decides
+/// when they take effect, instead of bending the grid. Gathered by the engine
+/// (the commands of `beginBlock`, the trainer's and a tempo map's steps in the
+/// block before) and handed to the host by the next `beginBlock`: the one
+/// channel from the player to the source, read once a cycle.
 public struct TimeSourceRequests: Sendable, BitwiseCopyable, Equatable {
-    /// The last tempo asked for (keys, taps, pressure, presets, trainer), if any.
+    /// The last tempo asked for (keys, taps, pressure, presets, trainer, map), if any.
     public var tempo: BPM?
     /// The last transport command: true for Start or Continue, false for Stop.
     public var running: Bool?
+    /// A tempo among them was the engine's own (the trainer's step, a tempo
+    /// map's segment), which no key or hold announces to the player: a host
+    /// whose source refuses it says so (`JackShared.refusedEngineTempi`).
+    public var enginesOwnTempo: Bool
 
-    public init(tempo: BPM? = nil, running: Bool? = nil) {
+    public init(tempo: BPM? = nil, running: Bool? = nil, enginesOwnTempo: Bool = false) {
         self.tempo = tempo
         self.running = running
+        self.enginesOwnTempo = enginesOwnTempo
     }
 }
 
 extension Engine {
-    /// The commands queued for this block, applied now rather than at the top
-    /// of `render` (whose own loop then finds the ring empty), so that the
-    /// player's requests reach a time source before it positions the block.
-    public mutating func applyCommands(blockStart: Int64, control: borrowing EngineControl) {
+    /// The first half of every block, before `render` (the JACK cycle, LV2's
+    /// run, `tactus render` and the tests call both, in this order): `owner` is
+    /// what this block's time source owns, the queued commands are applied under
+    /// it, and the requests for the source gathered since the last block are
+    /// returned (cleared), for the host to hand to the source before it asks
+    /// the source for the block's position.
+    public mutating func beginBlock(at start: Int64, owner: SourceOwnership, control: borrowing EngineControl) -> TimeSourceRequests {
+        self.owner = owner
         while let command = control.commands.pop() {
-            apply(command, blockStart: blockStart, control: control)
+            apply(command, blockStart: start, control: control)
         }
-    }
-
-    /// The requests gathered since the last call, cleared.
-    public mutating func takeSourceRequests() -> TimeSourceRequests {
         defer { sourceRequests = TimeSourceRequests() }
         return sourceRequests
+    }
+
+    /// A tempo the engine would set itself (the trainer's step, a tempo map's
+    /// segment): asked of the source when it owns the tempo; false then, and
+    /// the grid is left to the source.
+    mutating func tempoIsOwn(_ tempo: BPM) -> Bool {
+        guard owner.tempo else { return true }
+        sourceRequests.tempo = tempo
+        sourceRequests.enginesOwnTempo = true
+        return false
     }
 
     /// The length of the meter's beat in pulses (96 a quarter note): how a

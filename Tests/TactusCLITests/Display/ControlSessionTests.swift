@@ -18,8 +18,9 @@ final class SessionHarness {
         PresetEntry(preset: Preset(name: "C", tempo: BPM(90), program: UInt7(2)), file: "/p/c.json", origin: .shipped),
     ], user: [])
 
-    /// `samples`: the switcher's sample reader (none: presets bring no samples).
-    init(tempo: Double = 120, presets: Bool = false, samples: ((PresetEntry, Int) -> SampleRead?)? = nil) {
+    /// `samples`: the switcher's sample reader (none: presets bring no samples); `library`: the presets (`presets` true).
+    init(tempo: Double = 120, presets: Bool = false, library: PresetLibrary = SessionHarness.library,
+         samples: ((PresetEntry, Int) -> SampleRead?)? = nil) {
         startTempo = BPM(tempo)
         engine = .allocate(capacity: 1)
         engine.initialize(to: EngineControl())
@@ -27,13 +28,13 @@ final class SessionHarness {
         input.initialize(to: SPSCRing(capacity: 64))
         var switcher: PresetSwitcher?
         if presets {
-            switcher = PresetSwitcher(library: SessionHarness.library, sampleRate: 48000) { path throws(PresetError) in
-                guard let entry = SessionHarness.library.entries.first(where: { $0.file == path }), entry.preset.name != "C" else {
+            switcher = PresetSwitcher(library: library, sampleRate: 48000) { path throws(PresetError) in
+                guard let entry = library.entries.first(where: { $0.file == path }), entry.preset.name != "C" else {
                     throw PresetError(file: path, path: "tempo", problem: "1200 is not in 1…999")
                 }
                 return entry.preset
             }
-            switcher?.started(with: SessionHarness.library.entries[0])
+            switcher?.started(with: library.entries[0])
             switcher?.samples = samples
         }
         let ring = input

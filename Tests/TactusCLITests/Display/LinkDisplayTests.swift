@@ -13,6 +13,17 @@ struct LinkDisplayTests {
         #expect(ScreenRenderer(width: 80, height: 40).render(m).contains { $0.hasPrefix("Link") && $0.hasSuffix("on  2 peers  phase 0.5/4") })
     }
 
+    @Test func withoutLinkTheRowSaysOffAndGoesBeforeTheRowsAMusicianNeeds() {
+        let m = DisplayModel(tempo: BPM(120))
+        let tall = ScreenRenderer(width: 80, height: 40).render(m)
+        #expect(tall.filter { $0.hasPrefix("Link") } == ["Link    off"])
+        // On a short screen it goes (after the blank rows and the key help) while the
+        // JACK row just above it and the tempo stay.
+        let short = ScreenRenderer(width: 80, height: 7).render(m)
+        #expect(!short.contains { $0.hasPrefix("Link") }, "\(short)")
+        #expect(short.contains { $0.hasPrefix("JACK") } && short.contains { $0.hasPrefix("tempo") })
+    }
+
     @Test func aPeersTempoIsLoggedWithLinkAndThePeerCountWhenItChanges() {
         var log = ChangeLog()
         var m = DisplayModel(tempo: BPM(120))

@@ -16,6 +16,37 @@ struct PracticeDisplayTests {
         #expect(!ScreenRenderer(width: 80, height: 24).render(DisplayModel(tempo: BPM(81))).contains { $0.hasPrefix("practice") })
     }
 
+    /// `/tactus/trainer s` and `/tactus/gap s` show in the practice row as the
+    /// options do; `off` takes them out, and the row with them.
+    @Test("A trainer and a gap set by OSC show in the practice row; switched off, the row goes")
+    func practiceRowFromOSC() throws {
+        let h = SessionHarness(tempo: 80)
+        func row() -> String? {
+            ScreenRenderer(width: 80, height: 24).render(DisplayModel(engine: h.engine.pointee, session: h.session, links: LinkStatus()))
+                .first { $0.hasPrefix("practice") }
+        }
+        func osc(_ path: String, _ text: String) throws {
+            let command = try RemoteCommandParser.parse(path: path, arguments: [.string(text)]).get()
+            #expect(h.session.perform(command, at: 0, from: "OSC 127.0.0.1") == nil)
+        }
+        #expect(row() == nil)
+        try osc("/tactus/trainer", "80-100/4")
+        #expect(row()?.hasSuffix("trainer holding") == true, "\(row() ?? "no practice row")")
+        // The engine runs the trainer: its next step, 4 bars away, as the status says.
+        h.engine.pointee.status.tempoHundredths.store(8000, ordering: .relaxed)
+        h.engine.pointee.status.trainerBarsToStep.store(4, ordering: .relaxed)
+        h.engine.pointee.status.trainerNextHundredths.store(8100, ordering: .relaxed)
+        #expect(row()?.hasSuffix("trainer +1 in 4 bars") == true, "\(row() ?? "no practice row")")
+        try osc("/tactus/gap", "3/1")
+        h.engine.pointee.status.gapMuted.store(true, ordering: .relaxed)
+        #expect(row()?.hasSuffix("trainer +1 in 4 bars  gap bar (muted)") == true, "\(row() ?? "no practice row")")
+        try osc("/tactus/trainer", "off")
+        #expect(row()?.hasSuffix("gap bar (muted)") == true, "\(row() ?? "no practice row")")
+        #expect(row()?.contains("trainer") == false, "\(row() ?? "no practice row")")
+        try osc("/tactus/gap", "off")
+        #expect(row() == nil)
+    }
+
     @Test("The change log: section LABEL, trainer TEMPO, gap on|off, each once when it changes")
     func changeLogLines() {
         var log = ChangeLog()
@@ -46,9 +77,11 @@ struct PracticeDisplayTests {
         var events = MIDIEventBuffer(capacity: 1024)
         control.pointee.commands.push(.start)
         // Into bar 3 (the second entry's first bar, a gap bar: 2 heard, 1 silent).
+        _ = engine.beginBlock(at: 0, owner: .none, control: control.pointee)
         engine.render(frames: 2 * 96_000 + 1_000, at: 0, control: control.pointee, click: nil, feedback: nil, events: &events)
         var view = PracticeView(status: control.pointee.status, map: map, trainer: false)
         #expect(view.section == "entry 2" && view.sectionBar == 1 && view.sectionBars == 3 && view.gapMuted)
+        _ = engine.beginBlock(at: 2 * 96_000 + 1_000, owner: .none, control: control.pointee)
         engine.render(frames: 96_000, at: 2 * 96_000 + 1_000, control: control.pointee, click: nil, feedback: nil, events: &events)
         view = PracticeView(status: control.pointee.status, map: map, trainer: false)
         #expect(view.section == "entry 2" && view.sectionBar == 2 && !view.gapMuted)

@@ -17,12 +17,13 @@ struct ScreenRendererTests {
             "",
             "preset  7/8 (2+2+3)  (3/5 of the set list)",
             "JACK    default: tactus  48000 Hz  256 frames  xruns 0  DSP 3%",
+            "Link    off",
             "MIDI    JACK clock -> rec:midi_1, control <- sender:out",
             "        ALSA control <- USB Keystation 49:0",
             "clock   offset +2.5 ms",
             "",
             "> preset refused: broken.json: pressure.strongThreshold 1.5 is not in 0…1",
-        ] + Array(repeating: "", count: 6) + [
+        ] + Array(repeating: "", count: 5) + [
             "keys    space start/stop  <- -> -1/+1  up down +10/-10  = type a tempo  t tap",
             "        [ ] preset  m mute  + - volume  s subdivision  1-9 0 beats a bar",
             "        < > beat  a accent  w save preset  q quit",

@@ -145,6 +145,22 @@ struct FrameTimeFilterTests {
         #expect(abs(filter.microseconds(atFrame: 411 * Self.period)! - shifted(411 * Self.period)) < 1e-6)
     }
 
+    /// jack2's timed driver re-anchoring after an xrun (13 ms lost) with the three
+    /// points that confirm the new line jittering by ±100 µs, as wake-up times do:
+    /// the reset moves the line, never the rate (those points show one 1.9 % off),
+    /// so a second later the mapping is still within the jitter of the truth.
+    @Test func aReanchoringWithJitteredPointsKeepsTheRate() {
+        var filter = FrameTimeFilter()
+        _ = Self.feed(&filter, cycles: 0...400) { Double($0) * Self.rate }
+        let shifted = { (f: Int64) in 13_000 + Double(f) * Self.rate }
+        let jitter: [Int64: Double] = [401: 100, 402: 0, 403: -100]
+        _ = Self.feed(&filter, cycles: 401...403) { shifted($0) + jitter[$0 / Self.period]! }
+        #expect(filter.resets == 1)
+        #expect(abs(filter.microsecondsPerFrame! - Self.rate) < 1e-9)
+        let oneSecondOn = 403 * Self.period + 48_000
+        #expect(abs(filter.microseconds(atFrame: oneSecondOn)! - shifted(oneSecondOn)) <= 150)
+    }
+
     /// A new server at 44.1 kHz: its cycles report 22.676 µs a frame; the mapping
     /// resets to that rate.
     @Test func aSampleRateChangeResetsToTheNewRate() {

@@ -87,4 +87,25 @@ struct MapCountInAndContinueTests {
         let stops: [Int64] = h.otherMIDI.filter { $0.status == MIDIStatus.stop }.map(\.frame)
         #expect(stops == [266_000, 420_000 + 12 * 9_600])
     }
+
+    @Test("A locate to bar 3 while a map plays bar 1: the map's bar 3 from there (60 BPM, beats of 48 000 frames), then its bar 5 at 120 on time, not the entry that was playing")
+    func aLocateInsideAMapPlaysTheMapFromThere() throws {
+        // 2 bars 4/4 at 120 (beats of 24 000), 2 bars at 60 (48 000), 2 bars at 120.
+        let (h, timeline) = try harness("2 4/4 120\n2 4/4 60\n2 4/4 120")
+        defer { timeline.deallocate() }
+        h.send(.start)
+        h.run(frames: 30_000, block: 500)
+        h.send(.locate(bar: 3))
+        h.run(frames: 500_000, block: 500)
+        // Stop, Song Position 32 (bar 3) and Continue on the first clock tick not yet played.
+        #expect(bytes(h) == [[0xFA], [0xFC], [0xF2, 32, 0], [0xFB]])
+        let at = h.otherMIDI.first { $0.status == MIDIStatus.stop }?.frame ?? -1
+        #expect(at >= 30_000 && at <= 31_000)
+        // Bar 3 at 60 from there: 8 beats of 48 000, then bar 5 at 120: beats of 24 000.
+        let relocated: [Int64] = h.onsets.map(\.frame).filter { $0 >= at }
+        let expected: [Int64] = (0..<8).map { at + $0 * 48_000 } + (0..<5).map { at + 384_000 + $0 * 24_000 }
+        #expect(relocated == expected)
+        let sounds: [ClickSound] = Array(h.onsets.filter { $0.frame >= at }.prefix(5).map(\.sound))
+        #expect(sounds == [.accent, .beat, .beat, .beat, .accent])
+    }
 }

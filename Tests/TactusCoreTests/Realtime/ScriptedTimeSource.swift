@@ -11,6 +11,8 @@ struct ScriptedTimeSource {
         var songPulse: Double
         var framesPerPulse: Double
         var rolling = true
+        /// The stretch's first block says `corrected` (the source moved its own line: no locate).
+        var corrected = false
     }
 
     var stretches: [Stretch]
@@ -21,6 +23,7 @@ struct ScriptedTimeSource {
             return TimelinePosition(rolling: false, songPulse: 0, framesPerPulse: 250)
         }
         let pulse = s.rolling ? s.songPulse + Double(frame - s.frame) / s.framesPerPulse : s.songPulse
-        return TimelinePosition(rolling: s.rolling, songPulse: pulse, framesPerPulse: s.framesPerPulse)
+        return TimelinePosition(rolling: s.rolling, songPulse: pulse, framesPerPulse: s.framesPerPulse,
+                                corrected: s.corrected && frame == s.frame)
     }
 }

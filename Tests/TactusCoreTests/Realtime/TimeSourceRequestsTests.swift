@@ -23,15 +23,14 @@ struct TimeSourceRequestsTests {
 
     @Test func theSourcesTempoAndTransportBecomeRequestsAndLeaveTheGridAlone() {
         let h = EngineHarness(EngineConfiguration(sampleRate: 48_000, tempo: BPM(120)))
-        h.engine.sourceOwnsTransport = true
         h.send(.start)
         h.setTempo(BPM(133))
         h.send(.stop)
         h.send(.continue)
         h.send(.setTempo(BPM(140.5)))
-        h.engine.applyCommands(blockStart: 0, control: h.control.pointee)
-        #expect(h.engine.takeSourceRequests() == TimeSourceRequests(tempo: BPM(140.5), running: true))
-        #expect(h.engine.takeSourceRequests() == TimeSourceRequests())
+        #expect(h.engine.beginBlock(at: 0, owner: .tempoAndTransport, control: h.control.pointee) == TimeSourceRequests(tempo: BPM(140.5), running: true))
+        #expect(h.engine.beginBlock(at: 0, owner: .tempoAndTransport, control: h.control.pointee) == TimeSourceRequests())
+        h.owner = .tempoAndTransport
         // Nothing started or moved by the engine itself: no Start, no clock.
         h.run(frames: 48_000, block: 256)
         #expect(h.midi.isEmpty)
@@ -42,11 +41,48 @@ struct TimeSourceRequestsTests {
 
     @Test func aPresetsTempoGoesToTheSourceAndItsBarStillChanges() {
         let h = EngineHarness(EngineConfiguration(sampleRate: 48_000, tempo: BPM(120)))
-        h.engine.sourceOwnsTransport = true
         h.send(.changeBar(BarSettings(meter: Meter("3/4")!), tempo: BPM(90), at: .nextBar))
-        h.engine.applyCommands(blockStart: 0, control: h.control.pointee)
-        #expect(h.engine.takeSourceRequests() == TimeSourceRequests(tempo: BPM(90)))
+        #expect(h.engine.beginBlock(at: 0, owner: .tempoAndTransport, control: h.control.pointee) == TimeSourceRequests(tempo: BPM(90)))
+        h.owner = .tempoAndTransport
         h.run(frames: 256, block: 256)
         #expect(h.control.pointee.status.beatsPerBar.load(ordering: .relaxed) == 3)
+    }
+
+    /// A source rolling at 120 BPM from frame 0 (250 frames a pulse at 48 kHz),
+    /// owning tempo and transport as Link does.
+    func ownedHarness(_ configuration: EngineConfiguration) -> EngineHarness {
+        let h = EngineHarness(configuration)
+        h.source = { frame in TimelinePosition(rolling: true, songPulse: Double(frame) / 250, framesPerPulse: 250) }
+        h.owner = .tempoAndTransport
+        return h
+    }
+
+    @Test func theTrainersStepsAreAskedOfTheSourceThatOwnsTheTempo() {
+        // From 120, +10 every bar up to 140: 130 at bar 2's line (frame 96 000);
+        // at bar 3's the step goes on from the tempo playing there, and this
+        // source did not take 130 (Link does, from the next cycle): 130 again,
+        // at bars 3, 4 and 5 (bar 5's line is the first point past the last
+        // block: a change due there is taken in that block, as every change).
+        let h = ownedHarness(EngineConfiguration(sampleRate: 48_000, tempo: BPM(120),
+                                                 trainer: SpeedTrainer(from: BPM(120), to: BPM(140), bars: 1, stepHundredths: 1_000)))
+        h.run(frames: 4 * 96_000, block: 256)
+        // Each the engine's own (no key announced it: a host refusing it says so).
+        let step = { (bpm: Double) in TimeSourceRequests(tempo: BPM(bpm), enginesOwnTempo: true) }
+        #expect(h.requests == [step(120), step(130), step(130), step(130), step(130)])
+        // The grid stays the source's (it did not take the requests): a beat every 24 000 frames.
+        #expect(h.onsets.map(\.frame).prefix(13) == [0, 24_000, 48_000, 72_000, 96_000, 120_000, 144_000, 168_000, 192_000,
+                                                      216_000, 240_000, 264_000, 288_000])
+    }
+
+    @Test func aTempoMapsSegmentsAreAskedOfTheSourceAndItsEndStopsTheSource() throws {
+        // One bar at 90, one at 150, then the map ends (the song stops there).
+        let map = MapTimeline(try TempoMapParser.parse("1 90\n1 150\n", file: "t.map"))
+        let h = ownedHarness(EngineConfiguration(sampleRate: 48_000, tempo: BPM(120), map: map))
+        // Through the block after the end's (frame 192 000), whose `beginBlock` hands on the stop.
+        h.run(frames: 2 * 96_000 + 512, block: 256)
+        #expect(h.requests == [TimeSourceRequests(tempo: BPM(90), enginesOwnTempo: true), TimeSourceRequests(tempo: BPM(150), enginesOwnTempo: true),
+                               TimeSourceRequests(running: false)])
+        // The source's beats, not the map's: 24 000 frames apart, none from the end on.
+        #expect(h.onsets.map(\.frame) == [0, 24_000, 48_000, 72_000, 96_000, 120_000, 144_000, 168_000])
     }
 }

@@ -75,6 +75,22 @@ struct TimeSourceTests {
         #expect(h.control.pointee.status.bar.load(ordering: .relaxed) == 9)
     }
 
+    @Test func aSourceMovingItsLineAheadSaysSoAndIsNoLocate() {
+        // From song 0 at frame 0; at frame 48 896 (pulse 195.584) the source moves its
+        // line 1.5 pulses ahead (PipeWire's JACK follow, docs/DESIGN.md §13.6), past
+        // the tick of pulse 196: no Stop/Song Position/Continue, that tick on the
+        // block's first frame, the next where the new line puts pulse 200.
+        let source = ScriptedTimeSource(stretches: [
+            .init(frame: 0, songPulse: 0, framesPerPulse: 250),
+            .init(frame: 48_896, songPulse: 48_896.0 / 250 + 1.5, framesPerPulse: 250, corrected: true),
+        ])
+        let h = harness(source)
+        h.run(frames: 96_256, block: 256)
+        #expect(h.otherMIDI.map(\.status) == [MIDIStatus.start])
+        let expected = (0...48).map { Int64($0) * 1000 } + [48_896] + (0...46).map { 49_625 + Int64($0) * 1000 }
+        #expect(h.clockFrames == expected)
+    }
+
     @Test func timeStandingStillStopsWithSongPositionAndRollingAgainContinues() {
         // Rolls from 0, stands still at song pulse 2000 from frame 500 000, rolls on at 600 000.
         let source = ScriptedTimeSource(stretches: [

@@ -48,7 +48,10 @@ final class JackTestServer {
             }
             Thread.sleep(forTimeInterval: 0.05)
         }
-        throw TestFailure("jackd \(name) did not come up: \((try? String(contentsOf: logURL, encoding: .utf8)) ?? "")")
+        let said = (try? String(contentsOf: logURL, encoding: .utf8)) ?? ""
+        let full = said.contains("Too many servers")
+            ? " (jack2's registry of 8 servers is held by servers that died unregistered: scripts/test clears it when no JACK server runs)" : ""
+        throw TestFailure("jackd \(name) did not come up\(full): \(said)")
     }
 
     /// SIGKILL: the server vanishes as it would after a crash.
@@ -57,6 +60,31 @@ final class JackTestServer {
         Foundation.kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         self.process = nil
+    }
+
+    /// What jackd said of each xrun in its log (it says it of every one): the
+    /// driver itself woken late (`JackTimedDriver::Process XRun = N usec`: the
+    /// machine's doing), or, per client it found unfinished, the client's state:
+    /// `Triggered` (woken, but not yet given the processor or still waiting for a
+    /// client before it) or `Running` (its own cycle ran past the deadline).
+    struct XrunReport {
+        var driverLate = 0
+        var unfinished: [(client: String, running: Bool)] = []
+        var count: Int { driverLate + unfinished.count }
+        func ranLate(_ client: String) -> Int { unfinished.filter { $0.client == client && $0.running }.count }
+    }
+
+    func xrunReport() -> XrunReport {
+        var report = XrunReport()
+        let log = (try? String(contentsOf: logURL, encoding: .utf8)) ?? ""
+        for line in log.split(separator: "\n") {
+            if line.hasPrefix("JackTimedDriver::Process XRun") {
+                report.driverLate += 1
+            } else if let m = line.firstMatch(of: /^JackEngine::XRun: client = (.+) was not finished, state = (\w+)/) {
+                report.unfinished.append((String(m.output.1), m.output.2 == "Running"))
+            }
+        }
+        return report
     }
 
     func stop() {

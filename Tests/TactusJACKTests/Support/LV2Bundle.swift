@@ -35,12 +35,13 @@ enum LV2Bundle {
         ["LV2_PATH": path.path, "TACTUS_PRESETS_DIR": "", "XDG_CONFIG_HOME": TestFiles.file("lv2-config").path]
     }
 
-    /// Runs a command to its end; its standard output and status.
-    static func run(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (output: String, status: Int32) {
+    /// Runs a command to its end (killed after `seconds`: status -999); its standard output and status.
+    static func run(_ path: String, _ arguments: [String], environment: [String: String] = [:],
+                    seconds: Double = 120) throws -> (output: String, status: Int32) {
         let name = "\(URL(fileURLWithPath: path).lastPathComponent)-\(Counter.shared.next())"
         let out = TestFiles.file("\(name).out")
         let p = try TestProcess.launch(path, arguments, output: out, environment: environment)
-        let status = TestProcess.wait(p, seconds: 120) ?? -999
+        let status = TestProcess.wait(p, seconds: seconds) ?? -999
         return (try String(contentsOf: out, encoding: .utf8), status)
     }
 
@@ -83,14 +84,20 @@ final class JalvProcess {
         for (k, v) in LV2Bundle.environment.merging(environment, uniquingKeysWith: { $1 }) { env[k] = v }
         process.environment = env
         try process.run()
-        // Its ports exist once it is active.
+        // Its ports exist once it is active. A jack_lsp that opens its client while
+        // jalv opens its own can wait for the server forever (CI: one did for
+        // the 120 s it was given, past this deadline): each is given 3 s, then another.
         let deadline = Date().addingTimeInterval(15)
+        var hung = 0
         while Date() < deadline {
-            if let ports = try? LV2Bundle.run("/usr/bin/jack_lsp", ["-s", server.name]).output, ports.contains("\(name):midi_out") { return }
+            if let lsp = try? LV2Bundle.run("/usr/bin/jack_lsp", ["-s", server.name], seconds: 3) {
+                if lsp.output.contains("\(name):midi_out") { return }
+                if lsp.status == -999 { hung += 1 }
+            }
             Thread.sleep(forTimeInterval: 0.1)
         }
         stop()
-        throw TestFailure("jalv did not come up: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+        throw TestFailure("jalv did not come up in 15 s (\(hung) jack_lsp killed after 3 s without an answer): \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
     }
 
     /// Closes its input: jalv deactivates, frees the plugin and exits 0.

@@ -32,6 +32,8 @@ struct Recording {
     var transport: [TransportRow] = []
     /// Frames the recorder was not run for (skipped cycles): nothing seen there.
     var holes: [ClosedRange<Int64>] = []
+    /// The server's frame time at each xrun notice (the recorder's `XF` lines).
+    var xrunFrames: [Int64] = []
 
     init(contentsOf url: URL) throws {
         let text = try String(contentsOf: url, encoding: .utf8)
@@ -62,6 +64,8 @@ struct Recording {
                 transport.append(TransportRow(frame: Int64(f[1])!, state: Int(f[2])!, transportFrame: Int64(f[3])!, valid: UInt32(f[4])!,
                                               bar: Int(f[5])!, beat: Int(f[6])!, tick: Int(f[7])!, tickDouble: Double(f[8])!,
                                               beatsPerMinute: Double(f[9])!, beatsPerBar: Double(f[10])!, beatType: Double(f[11])!))
+            case "XF":
+                if let f = Int64(f[1]) { xrunFrames.append(f) }
             case "M":
                 events.append(Event(port: Int(f[1])!, frame: Int64(f[2])!, bytes: f.dropFirst(3).map { UInt8($0, radix: 16)! }))
             default:

@@ -25,20 +25,28 @@ enum Session {
     /// Starts a private server, a recorder, the metronomes connected to it; after
     /// `seconds` sends SIGTERM to every metronome (each must send Stop and exit),
     /// then stops the recorder and the server.
-    static func record(period: Int, sampleRate: Int = 48000, synchronous: Bool = true, seconds: Double, metronomes: [MetronomeSpec],
+    ///
+    /// `fromFirstSound`: the `seconds` count from the moment every metronome has been
+    /// heard on both its ports rather than from their launch: on a loaded machine a
+    /// program can take seconds to start, and a recording that must span 30 s of
+    /// clicks would otherwise lose them. (Waits up to 20 s for that moment.)
+    static func record(period: Int, sampleRate: Int = 48000, synchronous: Bool = true, seconds: Double,
+                       fromFirstSound: Bool = false, metronomes: [MetronomeSpec],
                        during: ((JackTestServer) throws -> Void)? = nil) throws -> SessionResult {
         let server = try JackTestServer(sampleRate: sampleRate, period: period, synchronous: synchronous)
         defer { server.stop() }
-        return try record(on: server, seconds: seconds, metronomes: metronomes) { try during?(server) }
+        return try record(on: server, seconds: seconds, fromFirstSound: fromFirstSound, metronomes: metronomes) { try during?(server) }
     }
 
-    static func record(on server: AudioServerUnderTest, seconds: Double, metronomes: [MetronomeSpec],
+    static func record(on server: AudioServerUnderTest, seconds: Double, fromFirstSound: Bool = false, metronomes: [MetronomeSpec],
                        during: (() throws -> Void)? = nil) throws -> SessionResult {
         let tag = server.name
         let recordingURL = TestFiles.file("\(tag).recording")
         let ready = TestFiles.file("\(tag).ready")
+        let heard = TestFiles.file("\(tag).heard")
+        try? FileManager.default.removeItem(at: heard)
         let recorder = try server.launch(TestFiles.probe, [
-            "record"] + server.clientArguments + ["--name", "rec", "--out", recordingURL.path, "--ready", ready.path,
+            "record"] + server.clientArguments + ["--name", "rec", "--out", recordingURL.path, "--ready", ready.path, "--heard", heard.path,
             "--audio-ports", "\(metronomes.count)", "--midi-ports", "\(metronomes.count)",
         ], output: TestFiles.file("\(tag).recorder.log"), environment: [:])
         defer { if recorder.isRunning { kill(recorder.processIdentifier, SIGKILL) } }
@@ -54,6 +62,9 @@ enum Session {
                                            + ["rec:audio_\(i + 1)", "--connect-clock", "rec:midi_\(i + 1)"],
                                            output: TestFiles.file("\(tag).\(spec.name).log"), environment: spec.environment)
             processes.append((spec, p))
+        }
+        if fromFirstSound && !TestProcess.waitForFile(heard, seconds: 20) {
+            throw TestFailure("not every metronome was heard on its click and clock ports within 20 s of its launch")
         }
         let started = Date()
         try during?()

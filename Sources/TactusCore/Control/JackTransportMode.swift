@@ -1,4 +1,6 @@
-/// `--transport`: how Tactus and JACK transport go together (docs/DESIGN.md §13).
+/// `--transport`, or a preset's `"transport"`: how Tactus and JACK transport
+/// go together (docs/DESIGN.md §13). Here rather than in TactusJACK because a
+/// preset carries it.
 public enum JackTransportMode: String, Sendable, CaseIterable, BitwiseCopyable {
     /// Tactus ignores JACK transport (the default).
     case off
