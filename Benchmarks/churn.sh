@@ -29,7 +29,8 @@
 # (rtprobe.txt).
 #
 # Writes samples.txt (`SECONDS RSS_ANON_KB THREADS FDS CONTROL_THREAD_TICKS
-# HEAP_BYTES HEAP_BLOCKS`), jackd logs and tactus's screen, then
+# HEAP_BYTES HEAP_BLOCKS`), fds.txt (`SECONDS TARGET…`: what each descriptor
+# is, so that a changed count names it), jackd logs and tactus's screen, then
 # Benchmarks/churn_report.py's verdict: the live heap at the end (3 s after the
 # last input, no controller client open) within 4 kB and 16 blocks of the
 # sample at 178 s (or TACTUS_CHURN_BASELINE; the same state; churn_report.py
@@ -222,6 +223,10 @@ sample() { # SECONDS: one line of samples.txt
     ticks=$(sed 's/.*) //' "/proc/$pid/task/$pid/stat" | awk '{ print $12 + $13 }')
     live=$(heap 2>/dev/null || true)
     echo "$1 $rss $threads $fds $ticks${live:+ $live}" >>"$out/samples.txt"
+    # What each descriptor is (inode numbers cut: `socket:[]`), so that a count
+    # that changed names what came or went (churn_report.py).
+    echo "$1 $(for f in "/proc/$pid/fd/"*; do readlink "$f"; done 2>/dev/null \
+        | sed 's/:\[[0-9]*\]$/:[]/' | tr ' ' '_' | sort | tr '\n' ' ')" >>"$out/fds.txt"
 }
 
 keys=(Right Left Up Down)

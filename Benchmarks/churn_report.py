@@ -66,6 +66,7 @@ before its end.
 usage: churn_report.py DIR [--seconds S] [--restarts N] [--clock-ticks HZ] [--baseline S] [--rss-bound KB]
 exit status: 0 nothing grew and the clock kept its grid, 1 otherwise, 2 no samples
 """
+import collections
 import json
 import os
 import re
@@ -94,6 +95,29 @@ def read_samples(path):
             if len(fields) in (5, 7) and all(x.lstrip("-").isdigit() for x in fields):
                 samples.append(tuple(int(x) for x in fields))
     return samples
+
+
+def read_fd_targets(path):
+    """{seconds: Counter of descriptor targets} from fds.txt (`SECONDS TARGET …`, inode numbers cut);
+    {} without it."""
+    found = {}
+    if not os.path.exists(path):
+        return found
+    with open(path) as f:
+        for line in f:
+            fields = line.split()
+            if fields and fields[0].isdigit():
+                found[int(fields[0])] = collections.Counter(fields[1:])
+    return found
+
+
+def fd_difference(targets, baseline_at, end_at):
+    """' (only at the baseline: …; only at the end: …)' when both samples' targets are known, else ''."""
+    if baseline_at not in targets or end_at not in targets:
+        return ""
+    before, after = targets[baseline_at], targets[end_at]
+    gone, came = sorted((before - after).elements()), sorted((after - before).elements())
+    return f" (only at the baseline: {', '.join(gone) or 'none'}; only at the end: {', '.join(came) or 'none'})"
 
 
 def read_rtprobe(path):
@@ -265,7 +289,7 @@ def clock_minutes(takes, xrun_seconds, minutes):
 
 
 def verdict(samples, seconds=None, restarts=0, clock_ticks=100, log_text="", twin_log_text="", takes=None, xrun_times=None,
-            baseline_seconds=BASELINE_SECONDS, rss_bound=RSS_BOUND_KB, rtprobe=None):
+            baseline_seconds=BASELINE_SECONDS, rss_bound=RSS_BOUND_KB, rtprobe=None, fd_targets=None):
     """The figures of the run as a dict; `grew` lists what grew (empty: nothing), `clock_minutes_off` the
     judged minutes whose clock left its grid (None: no take recorded)."""
     if not samples:
@@ -313,7 +337,7 @@ def verdict(samples, seconds=None, restarts=0, clock_ticks=100, log_text="", twi
     if end[2] != baseline[2]:
         grew.append(f"threads {baseline[2]} → {end[2]}")
     if end[3] != baseline[3]:
-        grew.append(f"fds {baseline[3]} → {end[3]}")
+        grew.append(f"fds {baseline[3]} → {end[3]}" + fd_difference(fd_targets or {}, baseline[0], end[0]))
     result["grew"] = grew
     return result
 
@@ -387,7 +411,8 @@ def main(argv):
     v = verdict(read_samples(os.path.join(folder, "samples.txt")), option("--seconds", None), option("--restarts", 0),
                 option("--clock-ticks", 100), log_text, twin_log_text, takes or None,
                 read_xruns(os.path.join(folder, "xruns.txt")), option("--baseline", BASELINE_SECONDS),
-                option("--rss-bound", RSS_BOUND_KB), read_rtprobe(os.path.join(folder, "rtprobe.txt")))
+                option("--rss-bound", RSS_BOUND_KB), read_rtprobe(os.path.join(folder, "rtprobe.txt")),
+                read_fd_targets(os.path.join(folder, "fds.txt")))
     if v is None:
         print(f"churn: no samples in {folder}/samples.txt")
         return 2

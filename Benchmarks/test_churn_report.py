@@ -3,6 +3,7 @@
 
 Run: python3 -m unittest discover -s Benchmarks -p 'test_*.py'   (scripts/test does)
 """
+import collections
 import json
 import os
 import shutil
@@ -39,6 +40,19 @@ class ChurnVerdict(unittest.TestCase):
         self.assertEqual(churn_report.verdict(samples(7064, 7129))["grew"], ["RssAnon +65 kB"])
         self.assertEqual(churn_report.verdict(samples(7064, 7064, threads=(7, 8)))["grew"], ["threads 7 → 8"])
         self.assertEqual(churn_report.verdict(samples(7064, 7064, fds=(17, 16)))["grew"], ["fds 17 → 16"])
+
+    def test_a_changed_descriptor_count_names_what_came_or_went(self):
+        targets = {178: collections.Counter(["/dev/shm/jack-0", "socket:[]", "socket:[]"]),
+                   300: collections.Counter(["/dev/shm/jack-0", "socket:[]", "pipe:[]"])}
+        self.assertEqual(churn_report.verdict(samples(7064, 7064, fds=(17, 16)), fd_targets=targets)["grew"],
+                         ["fds 17 → 16 (only at the baseline: socket:[]; only at the end: pipe:[])"])
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "fds.txt"), "w") as f:
+                f.write("178 /dev/null socket:[] socket:[] \n300 /dev/null socket:[]\n")
+            read = churn_report.read_fd_targets(os.path.join(d, "fds.txt"))
+            self.assertEqual(churn_report.fd_difference(read, 178, 300),
+                             " (only at the baseline: socket:[]; only at the end: none)")
+            self.assertEqual(churn_report.fd_difference(read, 178, 301), "")
 
     def test_the_live_heap_from_the_baseline_and_its_bound(self):
         def heaped(end_bytes, end_blocks):

@@ -37,8 +37,14 @@ extension JACKServerTests {
                 // No tick missing; the rate measured on the ticks on the grid (a tick
                 // late at a cycle start, 233 frames after its grid frame, weighs
                 // 0.56 ppm on the slope of 30 s at 97.3 BPM).
-                let fit = GridFit(ticks, interval: interval / 24, holes: holes, period: 256)
-                let rate = GridFit(tickAudit.onGridFrames, interval: interval / 24, holes: holes)
+                // A tick missing in the cycle next to one the recorder missed is the
+                // same stall: PipeWire dropped Tactus's late cycle beside the
+                // recorder's (README, JACK: what a late cycle held is lost; CI: #528 in the
+                // cycle after the hole 480768...481280). The audits above take
+                // ± one period round a hole for the same reason.
+                let stalls = holes.map { ($0.lowerBound - 256)...($0.upperBound + 256) }
+                let fit = GridFit(ticks, interval: interval / 24, holes: stalls, period: 256)
+                let rate = GridFit(tickAudit.onGridFrames, interval: interval / 24, holes: stalls)
                 #expect(fit.gaps == 0 && abs(rate.driftPPM) < 0.5, "\(bpm) BPM ticks: \(fit); on the grid: \(rate); recorder holes \(holes)")
                 // Every click is on the frame of a tick; between two clicks 24 ticks,
                 // unless a skipped cycle (a late tick, a hole) falls between them.
