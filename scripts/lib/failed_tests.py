@@ -16,7 +16,7 @@ import re
 import sys
 import xml.etree.ElementTree as ET
 
-MAX_RERUN = 3
+MAX_RERUN = 5
 NEVER_RERUN = ("TactusCoreTests.",)
 
 
