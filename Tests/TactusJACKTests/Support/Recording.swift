@@ -74,6 +74,12 @@ struct Recording {
         }
     }
 
+    /// Whether the server noticed an xrun from frame `a` to frame `b` (its `XF`
+    /// frames): between them the dummy driver woke late, re-anchored or caught
+    /// up, so its frames and the host's clock went apart by the lateness. What
+    /// Link places in host time cannot be judged in frames across such a span.
+    func xrunned(from a: Int64, to b: Int64) -> Bool { xrunFrames.contains { $0 >= a && $0 <= b } }
+
     func clicks(port: Int = 1) -> [Int64] { onsets.filter { $0.port == port }.map(\.frame) }
     func ticks(port: Int = 1) -> [Int64] { events.filter { $0.port == port && $0.bytes == [0xF8] }.map(\.frame) }
     func midi(port: Int = 1) -> [Event] { events.filter { $0.port == port } }
