@@ -130,20 +130,15 @@ extension JACKServerTests {
             return (r.recording, r.logs[0], r.logs[1])
         }
 
-        /// `run` again, up to three times in all, while the server xruns in it. Link
-        /// runs on the host's clock and the recording on the server's frames: jack2's
-        /// dummy driver that wakes late goes on from where it woke, so each xrun
-        /// puts the frames behind the host's time by its lateness (10–20 ms each on a
-        /// loaded host), and a beat placed right in host time lands that many frames
-        /// off a line drawn in frames. A disturbed run is repeated; the last is judged.
+        /// `run` again while the server xruns in it (`Undisturbed`). Link runs on
+        /// the host's clock and the recording on the server's frames: each xrun
+        /// puts the frames behind the host's time by its lateness (10–20 ms each
+        /// on a loaded host), and a beat placed right in host time lands that many
+        /// frames off a line drawn in frames. nil: no run (no private network).
         static func undisturbed<T>(_ label: String, _ run: () throws -> T?, xruns: (T) -> Int) rethrows -> T? {
-            var last = try run()
-            for _ in 1..<3 {
-                guard let r = last, xruns(r) > 0 else { break }
-                print("Link \(label): run disturbed by \(xruns(r)) xruns, repeated")
-                last = try run()
+            try Undisturbed.run("Link \(label)", run) { r in
+                r.flatMap { xruns($0) > 0 ? "run disturbed by \(xruns($0)) xruns" : nil }
             }
-            return last
         }
 
         /// The session of the suite's description: A, B from 1.3 s, a pressure

@@ -44,16 +44,13 @@ extension JACKServerTests {
             return PedalRun(log: Launch.text(log), clock: try Recording(contentsOf: recording).midi(port: 1))
         }
 
-        /// `run` again, up to three times in all, while the server xruns in it: a
-        /// skipped cycle moves the sender's exact frames (CI once: 8 xruns in 3 s,
-        /// the taps read 118 BPM), so a disturbed run is repeated, never judged.
+        /// `run` again while the server xruns in it (`Undisturbed`): a skipped
+        /// cycle moves the sender's exact frames (CI once: 8 xruns in 3 s, the
+        /// taps read 118 BPM).
         static func undisturbed(_ run: () throws -> PedalRun) throws -> PedalRun {
-            var last = try run()
-            for _ in 1..<3 where !last.log.contains(", 0 xruns;") {
-                print("pedal: run disturbed by xruns, repeated: \(last.log.split(separator: "\n").last ?? "")")
-                last = try run()
+            try Undisturbed.run("pedal", run) { last in
+                last.log.contains(", 0 xruns;") ? nil : "run disturbed by xruns: \(last.log.split(separator: "\n").last ?? "")"
             }
-            return last
         }
 
         /// Tap tempo by footswitch: the taps are timed by their frames, not by when
