@@ -45,7 +45,7 @@ public final class RemoteControl {
             lastRoundRequests += 1
         }
         guard !listeners.isEmpty else { return nil }
-        let state = Self.state(DisplayModel(engine: engine.pointee, session: session, links: LinkStatus()), gains: session.gains)
+        let state = Self.state(DisplayModel(engine: engine.pointee, session: session, ports: PortsStatus()), gains: session.gains)
         var due: ControlTime?
         for i in listeners.indices where listeners[i].sent != state {
             if let at = listeners[i].sentAt, now - at < notificationInterval {
@@ -65,7 +65,7 @@ public final class RemoteControl {
         let path = Self.path(of: request.command)
         switch request.command {
         case .query(let replyTo):
-            let state = Self.state(DisplayModel(engine: engine.pointee, session: session, links: LinkStatus()), gains: session.gains)
+            let state = Self.state(DisplayModel(engine: engine.pointee, session: session, ports: PortsStatus()), gains: session.gains)
             server.send("/tactus/state", state, to: replyTo ?? request.sender)
         case .register(let peer):
             guard !listeners.contains(where: { $0.peer == peer }) else { return }

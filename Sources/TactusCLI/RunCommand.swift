@@ -86,7 +86,7 @@ public enum RunCommand {
         let alsaConnections = ALSAConnectionTracker()
         let frontEnd = RunFrontEnd(session: session, engine: control, interactive: RunFrontEnd.isInteractive(options),
                                    environment: environment, wakeup: metronome.wakeup) {
-            links(metronome, alsa: alsa, alsaConnections: alsaConnections.current, dspLoad: &dspLoad)
+            portsStatus(metronome, alsa: alsa, alsaConnections: alsaConnections.current, dspLoad: &dspLoad)
         }
         if let port = options.oscPort {
             do throws(OSCServerError) {
@@ -120,7 +120,7 @@ public enum RunCommand {
             let changes = metronome.changes
             defer { seenChanges = changes }
             // `q` or Ctrl-C in the terminal: the same way out as SIGINT (MIDI Stop, close).
-            if frontEnd.round(linksChanged: changes != seenChanges) { JackControlThread.requestQuit() }
+            if frontEnd.round(portsChanged: changes != seenChanges) { JackControlThread.requestQuit() }
             return frontEnd.nextDeadline
         }
         // A tempo set in the last seconds before the quit has not settled: kept now.
@@ -184,8 +184,8 @@ public enum RunCommand {
     }
 
     /// The JACK and ALSA side for the display.
-    static func links(_ metronome: JackMetronome, alsa: ALSAClient?, alsaConnections: [MIDIConnection],
-                      dspLoad: inout DSPLoadReading) -> LinkStatus {
+    static func portsStatus(_ metronome: JackMetronome, alsa: ALSAClient?, alsaConnections: [MIDIConnection],
+                      dspLoad: inout DSPLoadReading) -> PortsStatus {
         var connections = alsa == nil ? [] : alsaConnections
         let view: JackView
         if let s = metronome.status {
@@ -196,7 +196,7 @@ public enum RunCommand {
         } else {
             view = .waiting(server: metronome.serverName)
         }
-        return LinkStatus(jack: view, connections: connections, alsaActive: alsa != nil)
+        return PortsStatus(jack: view, connections: connections, alsaActive: alsa != nil)
     }
 
     /// The JACK client's settings from the command line, with the click sounds

@@ -28,11 +28,11 @@ public final class RunFrontEnd {
     private let changeLog: ChangeLogOutput?
     private let keys: KeyReader?
     private let errors: StandardErrorCapture?
-    private let linkSource: () -> LinkStatus
-    private var links = LinkStatus()
-    private var nextLinkRefresh = ControlTime.zero
+    private let portsSource: () -> PortsStatus
+    private var ports = PortsStatus()
+    private var nextPortsRefresh = ControlTime.zero
     /// How often the JACK and ALSA figures are read (they change seldom; the DSP load slowly).
-    public var linkInterval: Int64 = 250_000
+    public var portsInterval: Int64 = 250_000
     /// The OSC server's control-thread half (`--osc`), drained each round.
     public var remote: RemoteControl?
     /// The Link session's figures of this round (`--link`), set by the caller before `round`.
@@ -44,17 +44,17 @@ public final class RunFrontEnd {
     /// When the next round is due without new input: the pressure controller's
     /// next step or a redraw; nil when only input can change what is shown.
     public private(set) var nextDeadline: ControlTime?
-    /// The last model drawn, links aside (their DSP figure moves every look).
+    /// The last model drawn, ports aside (their DSP figure moves every look).
     private var shownState: DisplayModel?
 
     /// - Parameters:
     ///   - interactive: the live display and keys; else the change log on standard output.
-    ///   - links: reads the JACK status and connections (called at most every `linkInterval`).
+    ///   - ports: reads the JACK status and connections (called at most every `portsInterval`).
     public init(session: ControlSession<MonotonicClock>, engine: UnsafeMutablePointer<EngineControl>, interactive: Bool,
-                environment: [String: String], wakeup: ControlWakeup? = nil, links: @escaping () -> LinkStatus) {
+                environment: [String: String], wakeup: ControlWakeup? = nil, ports: @escaping () -> PortsStatus) {
         self.session = session
         self.engine = engine
-        linkSource = links
+        portsSource = ports
         if interactive {
             let terminal = TerminalSession()
             errors = StandardErrorCapture()
@@ -82,10 +82,10 @@ public final class RunFrontEnd {
     }
 
     /// One round of the control thread; true once the player pressed `q` or Ctrl-C.
-    /// `linksChanged`: the JACK client's figures changed (`JackMetronome.changes`),
-    /// read them now rather than at the next `linkInterval`.
+    /// `portsChanged`: the JACK client's figures changed (`JackMetronome.changes`),
+    /// read them now rather than at the next `portsInterval`.
     @discardableResult
-    public func round(linksChanged: Bool = false) -> Bool {
+    public func round(portsChanged: Bool = false) -> Bool {
         let now = clock.now()
         let typed = keys?.drain() ?? []
         let controller = session.poll(keys: typed)
@@ -96,15 +96,15 @@ public final class RunFrontEnd {
         for line in said {
             session.say(line.hasPrefix("tactus: ") ? String(line.dropFirst(8)) : line)
         }
-        if now >= nextLinkRefresh || linksChanged {
-            links = linkSource()
-            nextLinkRefresh = now + linkInterval
+        if now >= nextPortsRefresh || portsChanged {
+            ports = portsSource()
+            nextPortsRefresh = now + portsInterval
         }
         var changed = false
         let drawn = now >= nextModel || !typed.isEmpty || remoteInput
         if drawn {
             nextModel = now + modelInterval
-            var model = DisplayModel(engine: engine.pointee, session: session, links: links)
+            var model = DisplayModel(engine: engine.pointee, session: session, ports: ports)
             model.link = linkSession
             screen?.show(model, at: now)
             changeLog?.show(model)
@@ -115,7 +115,7 @@ public final class RunFrontEnd {
             shownState = state
         }
         let running = engine.pointee.status.running.load(ordering: .relaxed)
-        let lookAgain = !drawn || changed || linksChanged || !said.isEmpty || !typed.isEmpty || remoteInput || session.loop.lastPollInputs > 0
+        let lookAgain = !drawn || changed || portsChanged || !said.isEmpty || !typed.isEmpty || remoteInput || session.loop.lastPollInputs > 0
             || session.changePending || (screen != nil && running)
         nextDeadline = ControlTime.earliest(ControlTime.earliest(ControlTime.earliest(controller, lookAgain ? nextModel : nil), session.messageExpires),
                                             remoteDue)

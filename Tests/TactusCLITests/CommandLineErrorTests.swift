@@ -1,8 +1,8 @@
 import Testing
 @testable import TactusCLI
 
-/// Issue 2: "a bad or out-of-range value prints one clear line naming the option
-/// and the allowed range, exit status 2."
+/// A bad or out-of-range value prints one clear line naming the option and the
+/// allowed range, exit status 2 (README, "Options").
 @Suite("Command-line errors")
 struct CommandLineErrorTests {
     static let cases: [([String], String)] = [

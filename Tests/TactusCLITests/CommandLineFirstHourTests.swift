@@ -3,7 +3,7 @@ import Testing
 @testable import TactusCLI
 import TactusCore
 
-/// Issue 13, "first use, mended": what a musician met in the first hour on the
+/// What a musician met in the first hour on the
 /// command line, one test per item.
 @Suite("Command line: the first hour")
 struct CommandLineFirstHourTests {

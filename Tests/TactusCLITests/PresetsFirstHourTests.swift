@@ -3,7 +3,7 @@ import Testing
 @testable import TactusCLI
 import TactusCore
 
-/// Issue 13 items 11 and 12: `tactus presets check` says everything at once and
+/// `tactus presets check` says everything at once and
 /// takes names; a user preset wins a Program Change number as it wins a name.
 @Suite("tactus presets: the first hour")
 struct PresetsFirstHourTests {

@@ -4,7 +4,7 @@ import Testing
 @testable import TactusCLI
 import TactusCore
 
-/// Issue 13 item 13: a render a RIFF WAV cannot describe (its sizes are 32-bit)
+/// A render a RIFF WAV cannot describe (its sizes are 32-bit)
 /// is written as RF64; the decision is made from the length before the file is opened.
 @Suite("tactus render: RF64 past 4 GiB")
 struct RenderRF64Tests {

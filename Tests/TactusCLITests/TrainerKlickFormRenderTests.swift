@@ -5,7 +5,7 @@ import TactusCore
 
 /// klick's speed trainer exactly as klick users type it, `80-120/10`: 80 BPM,
 /// one BPM faster every 10 bars, rendered after a bar of count-in, click by
-/// click and clock tick by clock tick (issue 16's trainer acceptance).
+/// click and clock tick by clock tick.
 @Suite("Speed trainer 80-120/10, klick's form")
 struct TrainerKlickFormRenderTests {
     static let rate = 48_000.0

@@ -77,7 +77,7 @@ extension JACKServerTests {
                 "connected JACK control <- sender:out",
                 "tempo 171 BPM",
                 "preset 2/2 (set list) Waltz",
-                // The switch is heard at the next bar line: pending until then (issue 13, item 6).
+                // The switch is heard at the next bar line: pending until then.
                 "pending 168 BPM 3/4 at bar 3",
                 "meter 3/4 Xxx",
                 "tempo 168 BPM",

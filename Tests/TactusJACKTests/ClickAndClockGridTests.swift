@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 extension JACKServerTests {
-    /// Issue 3 acceptance: click and clock recorded for 30 s at 133 and 97.3 BPM,
+    /// Click and clock recorded for 30 s at 133 and 97.3 BPM,
     /// periods 64 and 256, against the ideal grid anchored at the first event.
     @Suite struct ClickAndClockGrid {
         static let tempos: [Double] = [133, 97.3]

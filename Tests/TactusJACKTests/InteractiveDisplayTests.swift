@@ -106,7 +106,7 @@ extension JACKServerTests {
             #expect(run.terminalRestored, "stty settings differ after q")
             let after = try run.tmux.screen()
             #expect(!after.contains("Tactus  RUNNING"), "back on the main screen: \(after)")
-            // Issue 13 item 9: q is no signal to the player.
+            // q is no signal to the player.
             #expect(!after.contains { $0.contains("SIGINT received") }, "\(after)")
             #expect(after.contains { $0.contains("stopped after") }, "what was said is printed after the display: \(after)")
 
@@ -286,7 +286,7 @@ extension JACKServerTests {
             #expect(run.terminalRestored)
         }
 
-        /// Issue 13 item 10: `>` moves a caret under the beat row, `a` cycles
+        /// `>` moves a caret under the beat row, `a` cycles
         /// that beat's accent (x → o → .), shown and heard from the next bar line.
         @Test func item10_aCyclesTheAccentOfTheBeatUnderTheCursorFromTheNextBarLine() throws {
             let server = try JackTestServer()
@@ -343,7 +343,7 @@ extension JACKServerTests {
             #expect(screen?.row("tempo") == "tempo   97.30 BPM   4/4   bar:beat -:-")
             // (tmux drops the spaces at the end of a row)
             #expect(screen?.row("beat") == "beat     X   x   x   x")
-            // Issue 13 item 9: no controller has sent anything, so no force bar yet.
+            // No controller has sent anything, so no force bar yet.
             #expect(screen?.row("force") == "force   no controller (nothing received")
             // Wrapped rows joined back: a row wider than the pane would show here.
             let joined = try run.tmux.screen(joiningWrapped: true)

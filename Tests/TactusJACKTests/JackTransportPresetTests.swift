@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 extension JACKServerTests {
-    /// Issue 15: a preset's `"transport"` against a real private jackd: the
+    /// A preset's `"transport"` against a real private jackd: the
     /// mode at start, changed by a Program Change while running, and pinned by
     /// `--transport` on the command line.
     @Suite(.serialized) struct JackTransportPresets {

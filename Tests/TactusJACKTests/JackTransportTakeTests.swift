@@ -8,7 +8,7 @@ extension JACKServerTests.JackTransport {
         Double(row.bar - 1) * row.beatsPerBar + Double(row.beat - 1) + row.tickDouble / 1920
     }
 
-    /// Issue 15, master: the engine takes a transport start and a locate in the
+    /// Master: the engine takes a transport start and a locate in the
     /// cycle that sees them (docs/DESIGN.md §13.3), so the BBT of every cycle is
     /// the engine's. `jack_transport start` at 133 BPM (`--start-stopped`): the
     /// first rolling cycle is 1.1 tick 0, with Start, the first clock tick and
@@ -92,7 +92,7 @@ extension JACKServerTests.JackTransport {
         return url.path
     }
 
-    /// Issue 15, join and master at 120 BPM (a bar is 96 000 frames): a locate
+    /// Join and master at 120 BPM (a bar is 96 000 frames): a locate
     /// landing exactly on bar 5's line (384 000), then one 100 frames before it
     /// (within a period before that beat: bar 4, the bar the frame is in).
     /// Each is answered with Stop, Song Position (64, then 48) and Continue, and

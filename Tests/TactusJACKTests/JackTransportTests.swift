@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 extension JACKServerTests {
-    /// Issue 15: `--transport join|master|master-force|follow` against a real
+    /// `--transport join|master|master-force|follow` against a real
     /// private jackd. The probe's recorder reads `jack_transport_query` every
     /// cycle (`record --transport`) while it records the click and the clock;
     /// the probe's test timebase master publishes integer ticks from a tempo map.

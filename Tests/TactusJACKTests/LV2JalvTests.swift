@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 extension JACKServerTests {
-    /// Issue 20 in a real host: jalv runs the plugin as a JACK client on a
+    /// The LV2 plugin in a real host: jalv runs the plugin as a JACK client on a
     /// private server; the probe records its ports.
     @Suite struct LV2InJalv {
         static let sampleRate = 48000.0

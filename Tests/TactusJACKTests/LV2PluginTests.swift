@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 20: Tactus as an LV2 plugin. The bundle is listed and validated; the
+/// Tactus as an LV2 plugin. The bundle is listed and validated; the
 /// offline host (Tests/LV2Host) drives run() with events at exact frames; jalv
 /// runs it on a private JACK server, recorded by the tests' probe.
 @Suite struct LV2Plugin {

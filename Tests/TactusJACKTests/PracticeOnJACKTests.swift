@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 extension JACKServerTests {
-    /// Issue 16 acceptance on a real (private, dummy) jackd: `tactus run` with
+    /// The practice tools on a real (private, dummy) jackd: `tactus run` with
     /// klick's speed trainer after a count-in, and with the gap trainer, recorded
     /// click by click and clock by clock.
     @Suite struct PracticeOnJACK {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 extension JACKServerTests {
-    /// Issue 13 item 14: the README's quick start, each command as the README
+    /// The README's quick start, each command as the README
     /// writes it, run here: the live ones against a private jackd (its server
     /// and client name added, no display, no ALSA), the render in a folder of
     /// its own, and the two set-up commands checked to be the scripts the

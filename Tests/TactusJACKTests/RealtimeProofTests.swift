@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 extension JACKServerTests {
-    /// The real-time proof (issue 3): the LD_PRELOAD interposer (Tests/RTProbe)
+    /// The real-time proof: the LD_PRELOAD interposer (Tests/RTProbe)
     /// counts allocator and lock calls made inside the process callback.
     @Suite struct RealtimeProof {
         struct ProbeReport {

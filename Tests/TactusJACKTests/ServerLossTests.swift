@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 extension JACKServerTests {
-    /// Issue 3: when the server goes away Tactus keeps its tempo and settings,
+    /// When the server goes away Tactus keeps its tempo and settings,
     /// says so once, retries every second, and on a new server re-registers its
     /// ports, reconnects, and clicks on.
     @Suite struct ServerLoss {

@@ -47,8 +47,7 @@ public struct PressureConfiguration: Hashable, Sendable {
     /// Long press (no aftertouch): from `longPressDelay`, a step every `longPressInterval`.
     public var longPressDelay: Double = 0.5
     public var longPressInterval: Double = 0.1
-    /// ±1 for steps 0..<20, ±2 for 20..<65, ±5 after (the phone metronome's `tempoUpForLogTap`,
-    /// docs/DESIGN.md §5.5).
+    /// ±1 for steps 0..<20, ±2 for 20..<65, ±5 after (docs/DESIGN.md §5.5).
     public var longPressSlowSteps: Int = 20
     public var longPressMediumSteps: Int = 65
     public var longPressSlowAmount: Double = 1

@@ -313,9 +313,8 @@ public struct PressureController: Sendable {
         }
     }
 
-    /// One force step: the level at this moment decides (source
-    /// `tempoUpForForceTap`: x = 1 light, 10 strong, with a selection tick on
-    /// every strong step). In continuous mode the tempo glides instead; the step
+    /// One force step: the level at this moment decides (docs/DESIGN.md §5.4:
+    /// ±1 light, ±10 strong, with a selection tick on every strong step). In continuous mode the tempo glides instead; the step
     /// clock only paces the selection ticks.
     private mutating func forceStep(_ hold: TempoHold) {
         let level = reading.level
@@ -356,8 +355,7 @@ public struct PressureController: Sendable {
     // MARK: - Steps
 
     /// A full step when it stays strictly inside 1–999, else 1 BPM toward the
-    /// limit: the phone metronome's `if (_tempo < 999 - x) … else if (_tempo < 999) _tempo++`
-    /// (docs/DESIGN.md §5.4).
+    /// limit, so the limit itself is always reached (docs/DESIGN.md §5.4).
     private func stepped(by amount: Double, direction: Double) -> BPM {
         if isFullStep(from: tempo, by: amount, direction: direction) {
             return tempo.adding(direction * amount)

@@ -9,7 +9,7 @@ public enum PressureEffect: Hashable, Sendable {
     /// The deep press on the preset key was committed: switch to the next preset.
     case nextPreset
     /// A tempo hold ended: the tempo it reached, to be saved as the last tempo
-    /// (the phone metronome's `touchUpInside` saves `_tempo` in the user defaults; docs/DESIGN.md §5.7).
+    /// (docs/DESIGN.md §5.7: kept, and restored at the next start unless a preset is given).
     case holdEnded(lastTempo: BPM)
     /// A control key sent no Note Off (nor pressure) for `stuckKeyTimeout` and was
     /// released by Tactus.

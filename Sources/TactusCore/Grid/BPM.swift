@@ -2,8 +2,8 @@
 /// resolution is exact and a tempo fits one atomic word.
 ///
 /// The beat is the meter's denominator note: 7/8 at 133 BPM means 133 eighth notes
-/// a minute, as on a printed metronome marking. The range 1–999 BPM is the phone
-/// metronome's (`_tempo < 999`, `_tempo > 1`; docs/DESIGN.md §3.1).
+/// a minute, as on a printed metronome marking. The range 1–999 BPM is the one
+/// docs/DESIGN.md §3.1 gives, limits included.
 public struct BPM: Hashable, Comparable, Sendable, BitwiseCopyable, CustomStringConvertible {
     public static let minimum = BPM(hundredths: 100)
     public static let maximum = BPM(hundredths: 99_900)

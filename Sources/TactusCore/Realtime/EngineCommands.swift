@@ -45,7 +45,7 @@ extension Engine {
         case .changeBar(let settings, let tempo, let point, let sounds, let gains):
             changeBar(BarChange(settings: settings, tempo: tempo, point: point, sound: SoundChange(sounds: sounds, gains: gains)), control: control)
         case .anchorBar(let settings, let songPulse, let bar):
-            // Resolved after the time source's position for this block (`resolveBarAnchor`).
+            // Resolved after the time source's position for this block (`Engine.resolve(_:status:retired:)`, EngineBarAnchor.swift).
             barAnchor = BarAnchor(settings: settings, line: BarLine(songPulse: songPulse, number: Int(bar)))
         case .cue(let sound):
             audio.cue(sound)

@@ -304,13 +304,13 @@ struct ControlSessionTests {
         h.midi(.noteOn(channel: ch, note: UInt7(71)!, velocity: UInt7(100)!), at: 0)
         h.midi(.channelPressure(channel: ch, pressure: UInt7(64)!), at: 0.01)
         h.poll(at: 0.05)
-        let links = LinkStatus(jack: .connected(JackFigures(server: "default", client: "tactus", sampleRate: 48000, period: 256)))
-        let m = DisplayModel(engine: h.engine.pointee, session: h.session, links: links)
+        let ports = PortsStatus(jack: .connected(JackFigures(server: "default", client: "tactus", sampleRate: 48000, period: 256)))
+        let m = DisplayModel(engine: h.engine.pointee, session: h.session, ports: ports)
         #expect(m.tempo == BPM(119))
         #expect(m.running && m.bar == 3 && m.beat == 2 && m.beatAccent == .normal)
         #expect(m.pressure.key == .down && m.pressure.level == .light)
         #expect(abs(m.pressure.force - 64.0 / 127) < 1e-9)
         #expect(m.preset == PresetPosition(name: "A", index: 0, count: 3))
-        #expect(m.jack == links.jack)
+        #expect(m.jack == ports.jack)
     }
 }

@@ -5,14 +5,14 @@ import TactusCore
 import Glibc
 #endif
 
-/// Issue 13's display items, each against a control session in virtual time
-/// and an engine state the test drives (bar, beat, applied bar changes).
+/// What a newcomer meets on the display in the first hour, each against a
+/// control session in virtual time and an engine state the test drives (bar, beat, applied bar changes).
 @Suite("First hour: the display shows what is heard")
 struct FirstHourDisplayTests {
     let ch = SessionHarness.channel
 
     func model(_ h: SessionHarness) -> DisplayModel {
-        DisplayModel(engine: h.engine.pointee, session: h.session, links: LinkStatus())
+        DisplayModel(engine: h.engine.pointee, session: h.session, ports: PortsStatus())
     }
 
     @Test func item6_displayShowsWhatIsHeard() {

@@ -22,7 +22,7 @@ struct PracticeDisplayTests {
     func practiceRowFromOSC() throws {
         let h = SessionHarness(tempo: 80)
         func row() -> String? {
-            ScreenRenderer(width: 80, height: 24).render(DisplayModel(engine: h.engine.pointee, session: h.session, links: LinkStatus()))
+            ScreenRenderer(width: 80, height: 24).render(DisplayModel(engine: h.engine.pointee, session: h.session, ports: PortsStatus()))
                 .first { $0.hasPrefix("practice") }
         }
         func osc(_ path: String, _ text: String) throws {

@@ -3,7 +3,7 @@ import Testing
 @testable import TactusCLI
 import TactusCore
 
-/// Issue 13 item 7: in a meter whose beat is not the quarter note, the display
+/// In a meter whose beat is not the quarter note, the display
 /// says which note the tempo counts and the MIDI clock's tempo, which counts
 /// quarter notes (24 clocks a quarter note, MIDI 1.0).
 @Suite("Screen renderer: the beat unit")

@@ -1,7 +1,7 @@
 import Testing
 @testable import TactusCore
 
-/// Issue 13 item 12: user presets win a Program Change number as they win a name.
+/// User presets win a Program Change number as they win a name.
 @Suite("Presets: program number clashes")
 struct PresetsProgramClashTests {
     func entry(_ name: String, program: Int?, origin: PresetEntry.Origin) -> PresetEntry {
