@@ -52,11 +52,11 @@ public final class ControlSession<Clock: ControlClock> {
     let clock: Clock
     /// The beat (from 0) whose accent `a` edits, shown under the beat row once
     /// `<` `>` or `a` was pressed; nil before. Kept within the bar asked for.
-    public var beatCursor: Int? { cursor.map { min($0, bar.meter.beatsPerBar - 1) } }
-    var cursor: Int?
+    public var beatCursor: Int? { editing.cursor.map { min($0, bar.meter.beatsPerBar - 1) } }
     /// What is typed after `=` (a tempo) or `w` (a preset's name); nil: nothing.
-    public internal(set) var entry: String?
-    var entryIsName = false
+    public var entry: String? { editing.text }
+    /// The terminal's own editing: what is typed, the beat cursor.
+    var editing = KeyEditing()
     /// Writes a user preset (the caller's I/O); returns what to say: where it went, or why not.
     public var savePreset: (Preset) -> String = { _ in "cannot save presets in this mode" }
     /// The gains the engine plays with; `+` `-` move the master by 1 dB.

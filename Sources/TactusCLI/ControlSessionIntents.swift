@@ -155,7 +155,7 @@ extension ControlSession {
     /// within one bar all land on that bar line.
     private func cycleAccent(running: Bool, from: String) -> String? {
         let index = beatCursor ?? 0
-        cursor = index
+        editing.cursor = index
         var settings = bar
         settings.accents[index] = switch settings.accents[index] {
         case .accent: .normal

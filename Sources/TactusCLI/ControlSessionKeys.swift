@@ -16,10 +16,10 @@ extension ControlSession {
         switch key.action {
         case .moveBeatCursor(let step):
             let count = bar.meter.beatsPerBar
-            cursor = beatCursor.map { (($0 + step) % count + count) % count } ?? 0
-        case .entryDone where !entryIsName:
-            let text = entry ?? ""
-            entry = nil
+            editing.cursor = beatCursor.map { (($0 + step) % count + count) % count } ?? 0
+        case .entryDone where !editing.isName:
+            let text = editing.text ?? ""
+            editing.text = nil
             guard let value = Double(text), let tempo = BPM(exactly: value) else {
                 return say("'\(text)' is not a tempo: type 1 to 999 BPM after =, then Enter")
             }
@@ -33,22 +33,22 @@ extension ControlSession {
     private func type(_ action: KeyAction) {
         switch action {
         case .beginTempoEntry, .beginNameEntry:
-            entry = ""
-            entryIsName = action == .beginNameEntry
+            editing.text = ""
+            editing.isName = action == .beginNameEntry
         case .entryCharacter(let byte):
-            guard let text = entry, text.count < (entryIsName ? Preset.maximumNameLength : 6) else { break }
-            entry = text + String(UnicodeScalar(byte))
+            guard let text = editing.text, text.count < (editing.isName ? Preset.maximumNameLength : 6) else { break }
+            editing.text = text + String(UnicodeScalar(byte))
         case .entryBackspace:
-            if entry?.isEmpty == false { entry?.removeLast() }
+            if editing.text?.isEmpty == false { editing.text?.removeLast() }
         case .entryDone:
-            let text = entry ?? ""
-            entry = nil
+            let text = editing.text ?? ""
+            editing.text = nil
             return saveAsPreset(named: text)
         default:
-            entry = nil
-            return say(entryIsName ? "preset not saved" : "tempo entry dropped")
+            editing.text = nil
+            return say(editing.isName ? "preset not saved" : "tempo entry dropped")
         }
-        say((entryIsName ? "save as user preset, name and Enter: " : "type a tempo, Enter to set it (1 to 999 BPM): ") + (entry ?? ""))
+        say((editing.isName ? "save as user preset, name and Enter: " : "type a tempo, Enter to set it (1 to 999 BPM): ") + (editing.text ?? ""))
     }
 
     /// The settings asked for last (a pending bar change included): the current
