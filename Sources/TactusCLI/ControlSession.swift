@@ -49,7 +49,7 @@ public final class ControlSession<Clock: ControlClock> {
     /// Whether a MIDI controller has sent anything yet: until then the display
     /// says "no controller" where the force would be.
     public private(set) var controllerHeard = false
-    let clock: Clock
+    private let clock: Clock
     /// The beat (from 0) whose accent `a` edits, shown under the beat row once
     /// `<` `>` or `a` was pressed; nil before. Kept within the bar asked for.
     public var beatCursor: Int? { editing.cursor.map { min($0, bar.meter.beatsPerBar - 1) } }
@@ -76,7 +76,7 @@ public final class ControlSession<Clock: ControlClock> {
     /// Writes the last tempo: called when `LastTempo`'s rule says (a tempo of the
     /// player's that has stood 2 s, and on the way out), never once per press.
     public var saveLastTempo: (BPM) -> Void = { _ in }
-    var lastTempo = LastTempo()
+    private var lastTempo = LastTempo()
     /// Who owns the tempo when it is not Tactus (`--transport follow`: the JACK
     /// timebase master): the engine drops the player's tempo changes, and the
     /// player is told so once a hold (or a key), the cues going on as ever; the
@@ -84,7 +84,7 @@ public final class ControlSession<Clock: ControlClock> {
     /// (docs/DESIGN.md §13.4).
     public var tempoOwner: String?
     private var ownerTempoSeen: BPM?
-    var saidOwner = false
+    private var saidOwner = false
     /// How many of the engine's own tempi (the trainer's steps, a tempo map's
     /// segments) the time source refused so far (`JackMetronome.refusedEngineTempi`):
     /// they change no key's tempo, so this count is how the session hears of them.
@@ -152,6 +152,15 @@ public final class ControlSession<Clock: ControlClock> {
     /// On the way out: the last tempo written if it has not settled yet.
     public func finish() {
         if let tempo = lastTempo.flush() { saveLastTempo(tempo) }
+    }
+
+    /// Every tempo the player asks for (`carryOut`): to the one tempo writer, and
+    /// to the last tempo's rule (docs/DESIGN.md §5.7). While another owns the
+    /// tempo, the player is told so again.
+    func setTempo(_ tempo: BPM, by intent: PlayerIntent, from source: IntentSource) {
+        saidOwner = false
+        loop.setTempo(tempo)
+        lastTempo.set(tempo, by: intent, from: source, at: clock.now())
     }
 
     // MARK: - Reports of the control loop

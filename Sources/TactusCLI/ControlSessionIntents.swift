@@ -122,14 +122,6 @@ extension ControlSession {
         return nil
     }
 
-    /// Every tempo wish goes here: to the one tempo writer, and to the last
-    /// tempo's rule. While another owns the tempo, the player is told so again.
-    private func setTempo(_ tempo: BPM, by intent: PlayerIntent, from source: IntentSource) {
-        saidOwner = false
-        loop.setTempo(tempo)
-        lastTempo.set(tempo, by: intent, from: source, at: clock.now())
-    }
-
     static var busy: String { "busy: the engine's command queue is full (is the JACK server running?)" }
     static var noPresets: String { "no presets: put preset files in ~/.config/tactus/presets or use --preset" }
 
