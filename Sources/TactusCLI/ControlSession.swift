@@ -9,11 +9,14 @@ import Glibc
 ///
 /// MIDI from the controller reaches the `ControlLoop` through its input rings;
 /// keys from the terminal reach `perform(_:)` through the key reader's ring
-/// (`KeyReader`), drained by the same thread in the same round, so a key and a
-/// MIDI message can never write the tempo at the same time. Tempo from a key
-/// goes through `ControlLoop.setTempo`, so a pressure hold in progress goes on
-/// from it. This object pushes the engine commands of keys, presets and
-/// transport, on the thread that owns the command ring's producer end.
+/// (`KeyReader`), OSC through `RemoteControl`, all drained by the same thread in
+/// the same round, so a key and a MIDI message can never write the tempo at the
+/// same time. Whatever the player asks for, from a key, a button, a pedal, OSC
+/// or a deep press, is one `PlayerIntent` carried out by `carryOut`, so a tempo
+/// goes through `ControlLoop.setTempo` (a pressure hold in progress goes on
+/// from it) and the last tempo is kept by one rule (`LastTempo`). This object
+/// pushes the engine commands of keys, presets and transport, on the thread
+/// that owns the command ring's producer end.
 ///
 /// No I/O and no clock of its own: the caller passes the time, so tests run it
 /// in virtual time with a `VirtualClock`.
@@ -49,17 +52,17 @@ public final class ControlSession<Clock: ControlClock> {
     private let clock: Clock
     /// The beat (from 0) whose accent `a` edits, shown under the beat row once
     /// `<` `>` or `a` was pressed; nil before. Kept within the bar asked for.
-    public var beatCursor: Int? { cursor.map { min($0, bar.meter.beatsPerBar - 1) } }
-    private var cursor: Int?
+    public var beatCursor: Int? { editing.cursor.map { min($0, bar.meter.beatsPerBar - 1) } }
     /// What is typed after `=` (a tempo) or `w` (a preset's name); nil: nothing.
-    public private(set) var entry: String?
-    private var entryIsName = false
+    public var entry: String? { editing.text }
+    /// The terminal's own editing: what is typed, the beat cursor.
+    var editing = KeyEditing()
     /// Writes a user preset (the caller's I/O); returns what to say: where it went, or why not.
     public var savePreset: (Preset) -> String = { _ in "cannot save presets in this mode" }
     /// The gains the engine plays with; `+` `-` move the master by 1 dB.
     public internal(set) var gains: SoundGains
     /// `q` or Ctrl-C was pressed.
-    public private(set) var quitRequested = false
+    public internal(set) var quitRequested = false
     var tapTempo = TapTempo()
     /// Called for a preset that was switched to (samples to load: not the engine's job).
     public var presetSwitched: (PresetEntry) -> Void = { _ in }
@@ -70,11 +73,10 @@ public final class ControlSession<Clock: ControlClock> {
     public var practice: PracticeTools?
     /// `controller.json`'s buttons and pedals, bound while a preset without `actions` plays.
     public var controllerActions: [ActionBinding] = []
-    /// Writes the last tempo: called once a tempo set by a hold's end, a key, a tap
-    /// or a typed tempo has stayed unchanged for `SettledTempo.settleMicroseconds`,
-    /// and by `finish()`, never once per press.
+    /// Writes the last tempo: called when `LastTempo`'s rule says (a tempo of the
+    /// player's that has stood 2 s, and on the way out), never once per press.
     public var saveLastTempo: (BPM) -> Void = { _ in }
-    private var lastTempo = SettledTempo()
+    private var lastTempo = LastTempo()
     /// Who owns the tempo when it is not Tactus (`--transport follow`: the JACK
     /// timebase master): the engine drops the player's tempo changes, and the
     /// player is told so once a hold (or a key), the cues going on as ever; the
@@ -152,159 +154,13 @@ public final class ControlSession<Clock: ControlClock> {
         if let tempo = lastTempo.flush() { saveLastTempo(tempo) }
     }
 
-    /// A tempo to keep as the last tempo once it has settled (docs/DESIGN.md §5.7).
-    private func keep(_ tempo: BPM) {
-        lastTempo.set(tempo, at: clock.now())
-    }
-
-    // MARK: - Keys
-
-    /// Carries out one key of the terminal (`KeyAction`), at the time its byte arrived.
-    public func perform(_ key: TimedKeyAction) {
-        clearMessage()
-        switch key.action {
-        case .startStop:
-            let running = engine.pointee.status.running.load(ordering: .acquiring)
-            engine.pointee.commands.push(running ? .stop : .start)
-        case .tempoStep(let step):
-            saidOwner = false
-            let tempo = loop.tempo.adding(Double(step))
-            loop.setTempo(tempo)
-            keep(tempo)
-        case .tap:
-            if let tempo = tapTempo.tap(at: ControlTime(microseconds: key.microseconds)) {
-                loop.setTempo(tempo)
-                keep(tempo)
-                say("tap tempo: \(tempo) BPM from \(tapTempo.count) taps")
-            } else {
-                say("tap tempo: tap again on the beat (taps within 3 s count)")
-            }
-        case .previousPreset:
-            switchPreset(by: -1)
-        case .nextPreset:
-            switchPreset(by: 1)
-        case .toggleMute:
-            if engine.pointee.commands.push(.setMuted(!muted)) { muted.toggle() }
-        case .beatsPerBar(let beats):
-            guard let meter = Meter(beatsPerBar: beats, beatUnit: bar.meter.beatUnit) else { return }
-            // The feel (subdivision, pulse, swing) stays; the accents are the new meter's standard ones.
-            var settings = bar
-            settings.meter = meter
-            settings.accents = .standard(beats: meter.beatsPerBar)
-            if engine.pointee.commands.push(.changeBar(settings, tempo: nil, at: .nextBar)) { requested(settings) }
-        case .quit:
-            quitRequested = true
-        case .beginTempoEntry, .beginNameEntry, .entryCharacter, .entryBackspace, .entryDone, .entryCancel:
-            type(key.action)
-        case .cycleSubdivision:
-            let all = Subdivision.allCases
-            let next = all[((all.firstIndex(of: bar.subdivision) ?? 0) + 1) % all.count]
-            var settings = bar
-            settings.subdivision = next
-            guard engine.pointee.commands.push(.changeBar(settings, tempo: nil, at: .nextBar)) else { return }
-            let running = engine.pointee.status.running.load(ordering: .acquiring)
-            requested(settings)
-            say("subdivision \(next.rawValue)" + (running ? " from the next bar line" : ""))
-        case .moveBeatCursor(let step):
-            let count = bar.meter.beatsPerBar
-            cursor = beatCursor.map { (($0 + step) % count + count) % count } ?? 0
-        case .cycleAccent:
-            cycleAccent()
-        case .volumeStep(let step):
-            // Within -60…+12 dB of full scale: below is silence, above the clicks clip.
-            let decibels = min(12, max(-60, (20 * log10(Double(max(gains.master, 1e-6)))).rounded() + Double(step)))
-            var new = gains
-            new.master = Float(pow(10, decibels / 20))
-            guard engine.pointee.commands.push(.setGains(new)) else { return }
-            gains = new
-            presets?.masterGain = new.master
-            say("volume \(Format.decimal(decibels)) dB")
-        }
-    }
-
-    /// `a`: the beat under the cursor (beat 1 if none yet) takes the next accent,
-    /// X → x → o → . → X, at the next bar line as any bar change; edits made
-    /// within one bar all land on that bar line.
-    private func cycleAccent() {
-        let index = beatCursor ?? 0
-        cursor = index
-        var settings = bar
-        settings.accents[index] = switch settings.accents[index] {
-        case .accent: .normal
-        case .normal: .soft
-        case .soft: .silent
-        case .silent: .accent
-        }
-        guard engine.pointee.commands.push(.changeBar(settings, tempo: nil, at: .nextBar)) else { return }
-        let running = engine.pointee.status.running.load(ordering: .acquiring)
-        requested(settings)
-        say("beat \(index + 1) \(settings.accents[index].symbol): accents \(settings.accents)" + (running ? " from the next bar line" : ""))
-    }
-
-    /// `=` digits Enter: a tempo, checked against 1…999 BPM; `w` name Enter: a user preset.
-    private func type(_ action: KeyAction) {
-        switch action {
-        case .beginTempoEntry, .beginNameEntry:
-            entry = ""
-            entryIsName = action == .beginNameEntry
-        case .entryCharacter(let byte):
-            guard let text = entry, text.count < (entryIsName ? Preset.maximumNameLength : 6) else { break }
-            entry = text + String(UnicodeScalar(byte))
-        case .entryBackspace:
-            if entry?.isEmpty == false { entry?.removeLast() }
-        case .entryDone:
-            let text = entry ?? ""
-            entry = nil
-            return entryIsName ? saveAsPreset(named: text) : setTypedTempo(text)
-        default:
-            entry = nil
-            return say(entryIsName ? "preset not saved" : "tempo entry dropped")
-        }
-        say((entryIsName ? "save as user preset, name and Enter: " : "type a tempo, Enter to set it (1 to 999 BPM): ") + (entry ?? ""))
-    }
-
-    private func setTypedTempo(_ text: String) {
-        guard let value = Double(text), let tempo = BPM(exactly: value) else {
-            return say("'\(text)' is not a tempo: type 1 to 999 BPM after =, then Enter")
-        }
+    /// Every tempo the player asks for (`carryOut`): to the one tempo writer, and
+    /// to the last tempo's rule (docs/DESIGN.md §5.7). While another owns the
+    /// tempo, the player is told so again.
+    func setTempo(_ tempo: BPM, by intent: PlayerIntent, from source: IntentSource) {
+        saidOwner = false
         loop.setTempo(tempo)
-        keep(tempo)
-    }
-
-    /// The settings asked for last (a pending bar change included): the current
-    /// preset's sounds and clock options, with the tempo, bar, clock offset and
-    /// pressure settings of now, no program number (it could clash).
-    private func saveAsPreset(named typed: String) {
-        let name = String(typed.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
-        guard !name.isEmpty else { return say("preset not saved: type a name after w, then Enter") }
-        if let shipped = presets?.library.entries.first(where: { $0.origin == .shipped && $0.preset.name.lowercased() == name.lowercased() }) {
-            return say("preset not saved: '\(shipped.preset.name)' is a shipped preset; choose another name")
-        }
-        var preset = presets?.current?.preset ?? Preset(name: name, tempo: loop.tempo)
-        preset.name = name
-        preset.tempo = loop.tempo
-        preset.bar = bar
-        preset.clock.offsetMilliseconds = clockOffsetMilliseconds
-        preset.pressure = loop.controller.configuration
-        preset.sounds.gains = gains
-        preset.sounds.gains.master = 1
-        preset.program = nil
-        say(savePreset(preset))
-    }
-
-    func switchPreset(by step: Int) {
-        guard var switcher = presets else { return say("no presets: put preset files in ~/.config/tactus/presets or use --preset") }
-        let count = switcher.library.entries.count
-        guard count > 0 else { return say("there are no presets to switch to") }
-        let index: Int
-        if let current = switcher.currentIndex {
-            index = ((current + step) % count + count) % count
-        } else {
-            index = step > 0 ? 0 : count - 1
-        }
-        let outcome = switcher.select(index: index, control: engine.pointee)
-        presets = switcher
-        apply(outcome)
+        lastTempo.set(tempo, by: intent, from: source, at: clock.now())
     }
 
     // MARK: - Reports of the control loop
@@ -312,25 +168,27 @@ public final class ControlSession<Clock: ControlClock> {
     private func handle(_ report: ControlReport) {
         switch report {
         case .nextPreset:
-            switchPreset(by: 1)
+            // The deep press (docs/DESIGN.md §5.8).
+            if let refusal = carryOut(.nextPreset, from: .controller, at: clock.now().microseconds) { say(refusal) }
         case .programChange(_, let program):
             guard var switcher = presets else { break }
             let outcome = switcher.programChange(program, control: engine.pointee)
             presets = switcher
             apply(outcome)
         case .transport(let transport):
-            switch transport {
-            case .start: engine.pointee.commands.push(.start)
-            case .stop: engine.pointee.commands.push(.stop)
-            case .continue: engine.pointee.commands.push(.continue)
+            let intent: PlayerIntent = switch transport {
+            case .start: .start
+            case .stop: .stop
+            case .continue: .continue
             }
+            if let refusal = carryOut(intent, from: .controller, at: clock.now().microseconds) { say(refusal) }
         case .lastTempo(let tempo):
             saidOwner = false
-            keep(tempo)
+            lastTempo.holdEnded(at: tempo, time: clock.now())
         case .message(let text):
             say(text)
         case .action(let action, let time, let trigger):
-            perform(action, at: time.microseconds, trigger: trigger)
+            if let refusal = carryOut(action.intent, from: .action(trigger), at: time.microseconds) { say(refusal) }
         case .cue, .status:
             break
         }
@@ -408,7 +266,7 @@ public final class ControlSession<Clock: ControlClock> {
         messageExpires = clock.now() + Int64(Self.messageSeconds * 1_000_000)
     }
 
-    private func clearMessage() {
+    func clearMessage() {
         message = nil
         messageExpires = nil
     }

@@ -3,8 +3,10 @@ import Glibc
 #endif
 import TactusCore
 
-/// The last tempo (docs/DESIGN.md §5.7): saved when a pressure hold ends, restored
-/// at the next start unless a preset or `--bpm` is given. One line of text,
+/// The last tempo (docs/DESIGN.md §5.7): saved when `LastTempo`'s rule says (a
+/// pressure hold's end, a tempo step, a typed tempo or a tap of the player's, once
+/// it has stood 2 s, and on the way out), restored at the next start unless a
+/// preset or `--bpm` is given. One line of text,
 /// the tempo as `tactus --bpm` takes it ("123" or "97.30"), in
 /// `$XDG_STATE_HOME/tactus/last-tempo`.
 public struct LastTempoStore: Sendable {

@@ -1,5 +1,8 @@
+import TactusCore
+
 /// What a key of the computer keyboard asks for in the interactive mode.
-/// Carried out on the control thread, beside the MIDI input (`KeyControl`).
+/// Carried out on the control thread, beside the MIDI input: as a
+/// `PlayerIntent` (`intent`), or as the terminal's own editing.
 public enum KeyAction: Hashable, Sendable, BitwiseCopyable {
     /// Space: start when stopped, stop when running.
     case startStop
@@ -48,5 +51,27 @@ public struct TimedKeyAction: Hashable, Sendable, BitwiseCopyable {
     public init(_ action: KeyAction, microseconds: Int64) {
         self.action = action
         self.microseconds = microseconds
+    }
+}
+
+extension KeyAction {
+    /// The wish this key makes, as a pedal or OSC would make it; nil for the
+    /// terminal's own editing (typing, the beat cursor), which the keys' front
+    /// handles (`ControlSession.perform(_:)`), a typed tempo becoming `.tempo` at Enter.
+    var intent: PlayerIntent? {
+        switch self {
+        case .startStop: .startStop
+        case .tempoStep(let step): .tempoStep(hundredths: Int32(clamping: step * 100))
+        case .tap: .tap
+        case .previousPreset: .previousPreset
+        case .nextPreset: .nextPreset
+        case .toggleMute: .toggleMute
+        case .beatsPerBar(let beats): .beatsPerBar(beats)
+        case .quit: .quit
+        case .cycleSubdivision: .cycleSubdivision
+        case .volumeStep(let step): .volumeStep(decibels: step)
+        case .cycleAccent: .cycleAccent
+        case .beginTempoEntry, .beginNameEntry, .entryCharacter, .entryBackspace, .entryDone, .entryCancel, .moveBeatCursor: nil
+        }
     }
 }
