@@ -216,7 +216,7 @@ public final class JackMetronome {
             changes += 1
         }
         if !pending.isEmpty { connectPending(client) }
-        transportLink.service(client.handle, control: control, shared: shared, sampleRate: client.sampleRate)
+        transportLink.service(client.handle, control: control, shared: shared)
         due = earliest(earliest(due, snapshotDue), pending.isEmpty ? nil : now + Self.pendingRetry)
         return deadline(due, from: now)
     }

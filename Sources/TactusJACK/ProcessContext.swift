@@ -51,9 +51,6 @@ struct ProcessContext: ~Copyable {
     var transport = TransportObserver()
     var follower: BBTFollower
     var ownFramesPerPulse: Double
-    /// A start or a locate of the transport this cycle saw, for the engine to
-    /// take in this cycle (`join`, `master`: `TransportTake`).
-    var take: TransportTake?
     /// The dry cycle before activation: the transport does not start the song there.
     var dry = false
 
@@ -61,8 +58,8 @@ struct ProcessContext: ~Copyable {
     /// transport with Link or JACK transport follow, nothing otherwise.
     func sourceOwnership(_ mode: TransportCycleMode) -> SourceOwnership {
         // TactusCore's named values: another module, out of the checker's sight.
-        guard link != nil || mode.follows else { return _unsafePerformance { SourceOwnership.none } }
-        return _unsafePerformance { SourceOwnership.tempoAndTransport }
+        guard link != nil || mode.follows else { return SourceOwnership() }
+        return SourceOwnership(tempo: true, transport: true)
     }
 
     init(engine: consuming Engine, control: UnsafeMutablePointer<EngineControl>, shared: UnsafeMutablePointer<JackShared>,
@@ -88,7 +85,9 @@ enum ProcessCycle {
     /// One JACK cycle: read the cycle's time, hand the control input on, render
     /// the engine straight into the port buffers, write the clock events at their
     /// frame offsets.
+    #if REALTIME_CHECKS
     @_noLocks @_noAllocation
+    #endif
     static func run(_ context: UnsafeMutablePointer<ProcessContext>, frames: jack_nframes_t) {
         guard let client = context.pointee.client, let ports = context.pointee.ports else { return }
         let sampleRate = context.pointee.engine.sampleRate
@@ -101,12 +100,8 @@ enum ProcessCycle {
         if let input = RealtimeJack.buffer(ports.control, frames),
            receiveControlInput(context, buffer: input, cycleMicroseconds: times.microseconds, microsecondsPerFrame: microsecondsPerFrame) > 0,
            let wakeup = context.pointee.wakeup {
-            // The one call out of the cycle besides libjack's: no lock, a futex
-            // wake only while the control thread sleeps (ControlWakeup).
-            _unsafePerformance {
-                _ = sem_post(wakeup)
-                shared.pointee.wakeupsPosted.add(1, ordering: .relaxed)
-            }
+            post(wakeup)
+            shared.pointee.wakeupsPosted.add(1, ordering: .relaxed)
         }
         let click = RealtimeJack.buffer(ports.click, frames)?.assumingMemoryBound(to: Float.self)
         let feedback = RealtimeJack.buffer(ports.feedback, frames)?.assumingMemoryBound(to: Float.self)
@@ -127,19 +122,29 @@ enum ProcessCycle {
             let host = Double(times.microseconds - context.pointee.rawClockOffset.microseconds)
             // Quitting, the one switch: no source owns anything or gives a
             // position, so the Stop pushed with the flag is the engine's own.
-            let quitting = _unsafePerformance { shared.pointee.quitting.load(ordering: .acquiring) }
+            let quitting = shared.pointee.quitting.load(ordering: .acquiring)
             let mode = TransportCycleMode.current(shared)
-            let owner = quitting ? _unsafePerformance { SourceOwnership.none } : context.pointee.sourceOwnership(mode)
-            let position = quitting ? nil : readTransport(context, client: client, frames: frames, jackFrame: UInt32(truncatingIfNeeded: times.frame))
-            let wasRunning = _unsafePerformance { context.pointee.control.pointee.status.running.load(ordering: .relaxed) }
-            render(context, frames: Int(frames), at: start, host: host, microsecondsPerFrame: microsecondsPerFrame,
-                   click: click, feedback: feedback, owner: owner, position: position)
+            let owner = quitting ? SourceOwnership() : context.pointee.sourceOwnership(mode)
+            let reading = quitting ? TransportReading() : readTransport(context, client: client, frames: frames,
+                                                                           jackFrame: UInt32(truncatingIfNeeded: times.frame))
+            let status = context.pointee.control
+            let wasRunning = status.pointee.status.running.load(ordering: .relaxed)
+            var source = JackCycleSource(context: context, owner: owner, transport: reading.position, start: start,
+                                         frames: Int(frames), host: host, microsecondsPerFrame: microsecondsPerFrame)
+            let input = CycleInput(start: start, frames: Int(frames), owner: owner, transport: reading.move)
+            context.pointee.engine.cycle(input, source: &source, control: status.pointee, click: click, feedback: feedback,
+                                         events: &context.pointee.events)
             // Tactus started or stopped: the control thread hands it on to JACK
-            // transport now; with Link the session started or stopped it, and the
-            // control thread says so now, not at its next round.
-            if mode.reads || context.pointee.link != nil, let wakeup = context.pointee.wakeup,
-               _unsafePerformance({ context.pointee.control.pointee.status.running.load(ordering: .relaxed) }) != wasRunning {
-                _ = _unsafePerformance { sem_post(wakeup) }
+            // transport now (from the transport frame of the bar it plays); with
+            // Link the session started or stopped it, and the control thread says
+            // so now, not at its next round.
+            let running = status.pointee.status.running.load(ordering: .relaxed)
+            if running != wasRunning && (mode.reads || context.pointee.link != nil) {
+                if running {
+                    let bar = max(1, status.pointee.status.bar.load(ordering: .relaxed))
+                    shared.pointee.songStartTransportFrame.store(Int(context.pointee.engine.transportFrame(ofBar: bar)), ordering: .relaxed)
+                }
+                if let wakeup = context.pointee.wakeup { post(wakeup) }
             }
             if let clockBuffer {
                 sendClock(context, into: clockBuffer, blockStart: start, frames: frames)
@@ -152,140 +157,15 @@ enum ProcessCycle {
         }
     }
 
-    /// Renders the block in the engine's two steps, as every host does: the
-    /// commands under what the source owns (`Engine.beginBlock`), whose requests
-    /// go to the source that owns them, then the block at the source's
-    /// position: JACK transport's (`transport`, in follow mode: Start/Stop are
-    /// handed to the control thread for `jack_transport_start`/`_stop`, the
-    /// tempo is refused), or, with Link, the session's, the requests committed
-    /// to it first.
+    /// Wakes the control thread (`ControlWakeup`): the one call out of the cycle
+    /// besides libjack's and Link's. glibc's `sem_post` takes no lock and makes
+    /// a futex wake only while the control thread sleeps; the compiler cannot
+    /// see into it (a C function), so it is the one exception to the check,
+    /// around that call alone, and the interposer test (Tests/RTProbe) counts
+    /// the cycle's locks and allocations with it.
     @_noLocks @_noAllocation
-    static func render(_ context: UnsafeMutablePointer<ProcessContext>, frames: Int, at start: Int64, host: Double,
-                       microsecondsPerFrame: Double, click: UnsafeMutablePointer<Float>?, feedback: UnsafeMutablePointer<Float>?,
-                       owner: SourceOwnership, position transport: TimelinePosition?) {
-        _unsafePerformance {
-            let shared = context.pointee.shared
-            let requests = context.pointee.engine.beginBlock(at: start, owner: owner, control: context.pointee.control.pointee)
-            let take = context.pointee.take
-            context.pointee.take = nil
-            if case .started(let frame)? = take {
-                context.pointee.engine.transportStarted(atBar: ownBars(context).bar(atFrame: frame), blockStart: start,
-                                                        control: context.pointee.control.pointee)
-            }
-            var position = transport
-            if var link = context.pointee.link, owner.transport {
-                let peerChanges = link.peerTempoChanges
-                position = link.position(frame: start, frames: frames, hostMicroseconds: host, microsecondsPerFrame: microsecondsPerFrame,
-                                         latencyFrames: shared.pointee.clickLatency.load(ordering: .relaxed),
-                                         pulsesPerBeat: context.pointee.engine.pulsesPerBeat,
-                                         alone: shared.pointee.linkPeers.load(ordering: .relaxed) == 0,
-                                         requests: requests)
-                context.pointee.link = link
-                shared.pointee.linkPhaseMillionths.store(Int(link.phase * 1_000_000), ordering: .relaxed)
-                shared.pointee.linkTempoHundredths.store(Int(link.tempo * 100 + 0.5), ordering: .relaxed)
-                shared.pointee.linkPeerTempoChanges.store(link.peerTempoChanges, ordering: .releasing)
-                // A peer's tempo: the control thread takes it into the pressure controller now.
-                if link.peerTempoChanges != peerChanges, let wakeup = context.pointee.wakeup { _ = sem_post(wakeup) }
-            } else if owner.transport {
-                if let running = requests.running {
-                    shared.pointee.lastTransportRequest.store(running, ordering: .relaxed)
-                    shared.pointee.transportRequests.add(1, ordering: .releasing)
-                    if let wakeup = context.pointee.wakeup { _ = sem_post(wakeup) }
-                }
-                // The player's tempi the control session sees itself; the engine's own it hears of
-                // here, woken to say so now (once a run: the trainer steps at bar lines at the most).
-                if requests.enginesOwnTempo {
-                    shared.pointee.refusedEngineTempi.add(1, ordering: .relaxed)
-                    if let wakeup = context.pointee.wakeup { _ = sem_post(wakeup) }
-                }
-            }
-            context.pointee.engine.render(frames: frames, at: start, control: context.pointee.control.pointee,
-                                          click: click, feedback: feedback, events: &context.pointee.events, position: position)
-            // Held at its new frame for this cycle: the next one starts there, and the timebase callback publishes it next.
-            if case .located(let frame)? = take {
-                context.pointee.engine.transportLocated(toBar: ownBars(context).bar(atFrame: frame), atFrame: start + Int64(frames),
-                                                        control: context.pointee.control.pointee)
-            }
-        }
-    }
-
-    /// Transport frames and bars at Tactus's tempo and meter as the last render left them (the control thread's `BarFrames`).
-    static func ownBars(_ context: UnsafeMutablePointer<ProcessContext>) -> BarFrames {
-        let status = context.pointee.control
-        return BarFrames(sampleRate: context.pointee.engine.sampleRate,
-                         tempo: BPM(hundredths: status.pointee.status.tempoHundredths.load(ordering: .relaxed)),
-                         beatsPerBar: status.pointee.status.beatsPerBar.load(ordering: .relaxed))
-    }
-
-    /// JACK transport, once a cycle (`jack_transport_query`), in every mode (about
-    /// 150 instructions a cycle in `off`, docs/DESIGN.md §13.5), so
-    /// that a mode a preset switches to starts from the transport as it is: what
-    /// it does goes to the control thread (`JackTransportLink`: start, stop,
-    /// locate), woken when it changed and the mode is not `off`; in follow mode
-    /// the cycle's position for the engine's time-source seam: the master's BBT
-    /// (`BBTFollower`), or without a master the transport frame at Tactus's own tempo.
-    @_noLocks @_noAllocation
-    static func readTransport(_ context: UnsafeMutablePointer<ProcessContext>, client: OpaquePointer, frames: jack_nframes_t,
-                              jackFrame: UInt32) -> TimelinePosition? {
-        let shared = context.pointee.shared
-        let mode = TransportCycleMode.current(shared)
-        var position = jack_position_t()
-        let state = RealtimeJack.transportQuery(client, &position)
-        let seen = context.pointee.transport.observe(state, frame: position.frame, frames: frames, cycleFrame: jackFrame)
-        let rolling = context.pointee.transport.rolling
-        let hasBBT = position.valid.rawValue & JackPositionBBT.rawValue != 0
-        let wakeup = context.pointee.wakeup
-        // join and master (not with Link, whose session owns start and stop): a
-        // start, and a locate while rolling, are the engine's in this cycle.
-        let takes = mode.reads && !mode.follows && context.pointee.link == nil && !context.pointee.dry
-        var take: TransportTake?
-        var echo = false
-        if takes && seen.changed && rolling {
-            take = .started(frame: position.frame)
-        } else if takes && seen.located && context.pointee.transport.relocating {
-            echo = isEcho(shared, frame: position.frame)
-            if !echo { take = .located(frame: position.frame) }
-        }
-        context.pointee.take = take
-        let leftToControl = seen.located && take == nil && !echo
-        _unsafePerformance {
-            shared.pointee.transportRolling.store(rolling, ordering: .relaxed)
-            shared.pointee.transportFrame.store(position.frame, ordering: .relaxed)
-            shared.pointee.timebasePresent.store(hasBBT, ordering: .relaxed)
-            if leftToControl { shared.pointee.transportLocates.add(1, ordering: .relaxed) }
-            if case .located? = take { shared.pointee.transportLocatesTaken.add(1, ordering: .relaxed) }
-            if seen.changed || seen.located {
-                shared.pointee.transportChangeFrame.store(position.frame, ordering: .relaxed)
-                shared.pointee.transportChanges.add(1, ordering: .releasing)
-                if mode.reads, let wakeup { _ = sem_post(wakeup) }
-            }
-        }
-        // Not following: a follow a preset switches to later starts its phase afresh.
-        guard mode.follows else { context.pointee.follower.reset(); return nil }
-        // A new roll starts the phase again; a locate keeps it (a master's map
-        // is one of the frame: the line is the same unless the BBT says not,
-        // and PipeWire's missed cycles look like locates, docs/DESIGN.md §13.6).
-        if seen.changed { context.pointee.follower.reset() }
-        if seen.changed || seen.located { context.pointee.follower.lostCount() }
-        guard rolling && !context.pointee.dry else {
-            return _unsafePerformance { TimelinePosition(rolling: false, songPulse: 0, framesPerPulse: 0) }
-        }
-        // PipeWire's shim (docs/DESIGN.md §13.6) gives a rolling cycle a transport
-        // frame whole periods off the one JACK's frame time puts it at, and the
-        // right one again the cycle after: the song goes on from the frame time.
-        if let byClock = context.pointee.transport.clockFrame { position.frame = byClock }
-        var timeline: TimelinePosition
-        if let bbt = context.pointee.follower.position(position, frames: frames, located: seen.located) {
-            timeline = bbt
-        } else {
-            let framesPerPulse = context.pointee.ownFramesPerPulse
-            timeline = _unsafePerformance {
-                TimelinePosition(rolling: true, songPulse: Double(position.frame) / framesPerPulse, framesPerPulse: framesPerPulse)
-            }
-        }
-        // Held at a locate's new frame for this cycle: that frame is the next cycle's first.
-        if context.pointee.transport.relocating && !context.pointee.follower.heldOver { timeline.songPulse -= Double(frames) / timeline.framesPerPulse }
-        return timeline
+    static func post(_ wakeup: UnsafeMutablePointer<sem_t>) {
+        _ = _unsafePerformance { sem_post(wakeup) }
     }
 
     /// A locate that is no one's to follow: the echo of Tactus's own (the

@@ -40,6 +40,8 @@ extension Engine {
             } else {
                 sendSongPositionPointer(at: blockStart)
             }
+        case .locateTransport(let frame):
+            apply(.locate(bar: transportBar(atFrame: frame)), blockStart: blockStart, control: control)
         case .setTempo(let tempo):
             request(tempo: tempo)
         case .changeBar(let settings, let tempo, let point, let sounds, let gains):

@@ -25,6 +25,8 @@ public struct TimelinePosition: Sendable, BitwiseCopyable, Equatable {
     /// what the move passed sounds at the block's first frame.
     public var corrected: Bool
 
+    /// Annotated for the process cycle's real-time check, which builds positions.
+    @_noLocks @_noAllocation
     public init(rolling: Bool, songPulse: Double, framesPerPulse: Double, bar: SourceBar? = nil, tempo: BPM? = nil,
                 corrected: Bool = false) {
         self.rolling = rolling
@@ -42,7 +44,7 @@ public struct TimelinePosition: Sendable, BitwiseCopyable, Equatable {
 }
 
 /// What a block's time source owns (docs/DESIGN.md §9), said by the host once
-/// a block in `Engine.beginBlock`, before the block's commands are read: the
+/// a block in `Engine.cycle` (`CycleInput.owner`), before the block's commands are read: the
 /// one rule of who decides. What the source owns, the player only asks for:
 /// the tempo (keys, taps, pressure, presets, the trainer's and a tempo map's
 /// steps) and Start, Continue and Stop become `TimeSourceRequests`, which the
