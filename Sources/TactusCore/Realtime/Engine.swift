@@ -201,7 +201,7 @@ public struct Engine: ~Copyable {
     mutating func skipAhead(to blockStart: Int64, status: borrowing EngineStatus) {
         let horizon = blockStart - midi.maximumLateness
         guard grid.frame(of: cursor) < horizon else { return }
-        nextPoint = nil
+        forgetCachedPoints()
         if case .tempo(let t)? = agenda.remove(.tempo)?.change { grid.change(tempo: t, at: cursor) }
         let target = max(cursor, grid.pulse(atOrBefore: horizon) + 1)
         let firstClock = nextClock
@@ -302,6 +302,19 @@ public struct Engine: ~Copyable {
     }
 }
 
+
+extension Engine {
+    /// Anything that moves the grid, the song or the agenda (a command, a time
+    /// source's position, a skip, a locate, a new rate) makes the points the
+    /// last block cached wrong: the next point it stopped at (`nextPoint`) and
+    /// the grid as it was before a change applied early (`heldView`, read by
+    /// `barBeatTick`). The one place they are forgotten; `advanceGrid` then
+    /// finds the next point afresh.
+    mutating func forgetCachedPoints() {
+        nextPoint = nil
+        heldView = nil
+    }
+}
 
 /// A pulse of the grid and its frame.
 struct GridPoint: BitwiseCopyable {

@@ -2,8 +2,7 @@
 /// render call (docs/DESIGN.md §4, §8).
 extension Engine {
     mutating func apply(_ command: EngineCommand, blockStart: Int64, control: borrowing EngineControl) {
-        nextPoint = nil
-        heldView = nil
+        forgetCachedPoints()
         // What the block's source owns is asked of it, not played (docs/DESIGN.md §9).
         if owner.transport {
             switch command {

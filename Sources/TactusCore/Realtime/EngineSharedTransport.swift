@@ -34,8 +34,7 @@ extension Engine {
     /// Song Position is sent, as `EngineCommand.locate`.
     mutating func transportLocated(toBar bar: Int32, atFrame frame: Int64, control: borrowing EngineControl) {
         guard song.running && rolling else { return apply(.locate(bar: bar), blockStart: frame, control: control) }
-        nextPoint = nil
-        heldView = nil
+        forgetCachedPoints()
         // The first clock tick the last block did not reach: its frame is `frame` or later.
         let pulse = nextClock
         cursor = pulse

@@ -88,8 +88,7 @@ extension Engine {
     /// Song Position and Continue on the next 16th), Stop and Song Position when
     /// time stands still, Stop/Song Position/Continue for a locate.
     mutating func follow(_ position: TimelinePosition, blockStart: Int64, frames: Int, control: borrowing EngineControl) {
-        nextPoint = nil
-        heldView = nil
+        forgetCachedPoints()
         guard position.rolling, position.framesPerPulse > 0, position.framesPerPulse.isFinite else {
             if song.running || agenda.entry(.transport) != nil { stop(at: blockStart, control: control) }
             rolling = false
@@ -163,7 +162,7 @@ extension Engine {
     mutating func stopFollowing() {
         guard followed != nil else { return }
         followed = nil
-        nextPoint = nil
+        forgetCachedPoints()
         if rolling { grid.change(at: cursor) }
     }
 }
