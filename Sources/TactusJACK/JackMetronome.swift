@@ -359,6 +359,7 @@ public final class JackMetronome {
         log("sample rate \(context.pointee.engine.sampleRate) → \(sampleRate) Hz: sounds re-synthesised, \(context.pointee.engine.configuration(atSampleRate: sampleRate).tempo) BPM and the song position kept")
         context.pointee.engine.changeSampleRate(to: sampleRate, sounds: options.sounds(sampleRate),
                                                 continuingAt: context.pointee.endFrame) { $0.deallocate() }
+        context.pointee.rateChanged()
     }
 
     /// The sample rate changed under a running client (jackd2 does this only on

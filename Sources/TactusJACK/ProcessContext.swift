@@ -51,6 +51,8 @@ struct ProcessContext: ~Copyable {
     var transport = TransportObserver()
     var follower: BBTFollower
     var ownFramesPerPulse: Double
+    /// Tactus's own start tempo in pulses a minute, for `ownFramesPerPulse` at any rate.
+    let ownPulsesPerMinute: Double
     /// The dry cycle before activation: the transport does not start the song there.
     var dry = false
 
@@ -69,8 +71,20 @@ struct ProcessContext: ~Copyable {
         self.control = control
         self.shared = shared
         self.wakeup = wakeup
+        ownPulsesPerMinute = ownTempo.value * Double(ownMeter.pulsesPerBeat)
         follower = BBTFollower(sampleRate: rate)
-        ownFramesPerPulse = rate * 60 / (ownTempo.value * Double(ownMeter.pulsesPerBeat))
+        ownFramesPerPulse = rate * 60 / ownPulsesPerMinute
+    }
+
+    /// Everything the cycle sized from the sample rate, rebuilt for the
+    /// engine's new one (a server back at another rate, docs/DESIGN.md §8.4):
+    /// the follower's frames (its phase and its counts of stale readings
+    /// start afresh, as on a new server) and the frames of a pulse at
+    /// Tactus's own tempo. Control thread, while the client is inactive.
+    mutating func rateChanged() {
+        let rate = Double(engine.sampleRate)
+        follower = BBTFollower(sampleRate: rate)
+        ownFramesPerPulse = rate * 60 / ownPulsesPerMinute
     }
 }
 
