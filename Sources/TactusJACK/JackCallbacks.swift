@@ -44,7 +44,9 @@ func tactusProcess(_ frames: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) ->
 
 /// The timebase callback (`--transport master`): JACK passes the process
 /// context's address as `arg`, and the position of the next cycle to fill.
+#if REALTIME_CHECKS
 @_noLocks @_noAllocation
+#endif
 func tactusTimebase(_ state: jack_transport_state_t, _ frames: jack_nframes_t, _ position: UnsafeMutablePointer<jack_position_t>?,
                     _ newPosition: Int32, _ arg: UnsafeMutableRawPointer?) {
     guard let position, let arg else { return }

@@ -23,7 +23,9 @@ struct JackCycleSource: CycleSource {
     let host: Double
     let microsecondsPerFrame: Double
 
+    #if REALTIME_CHECKS
     @_noLocks @_noAllocation
+    #endif
     mutating func position(answering requests: TimeSourceRequests, pulsesPerBeat: Int64) -> TimelinePosition? {
         guard owner.transport else { return transport }
         let shared = context.pointee.shared

@@ -168,12 +168,6 @@ final class JackTransportLink {
         }
     }
 
-    /// How far from the frame the control thread saw last jack2's reposition
-    /// after a release may land: a period either way (the cycles that ran
-    /// around the request), at most a few (8192 frames is two of the largest
-    /// period jackd runs with).
-    static var releaseRepositionFrames: Int64 { 8192 }
-
     /// Who the timebase master is, as far as JACK tells: this client, another
     /// one (JACK names no master), or none.
     func masterDescription(clientName: String, shared: UnsafeMutablePointer<JackShared>) -> String {

@@ -91,10 +91,15 @@ struct ProcessContext: ~Copyable {
 /// The process cycle, as functions of the context's address (the callback's
 /// `void *`), so that nothing on the real-time path copies or retains.
 ///
-/// `@_noLocks @_noAllocation` makes the compiler reject locks, allocation and reference
-/// counting in these bodies. Calls it cannot see into (libjack; TactusCore,
-/// another module) are exempted one by one with `_unsafePerformance`, and the
-/// LD_PRELOAD test (Tests/RTProbe) proves at run time that they do neither.
+/// `@_noLocks @_noAllocation` makes the compiler reject locks, allocation and
+/// reference counting in these bodies and everything they call, the engine's
+/// cycle included: in release builds (REALTIME_CHECKS), where TactusCore's
+/// functions the cycle calls carry the same attributes and generics are
+/// specialized (a debug build cannot see into another module's bodies). The
+/// C functions it cannot see into (libjack, `sem_post`) are exempted one call
+/// at a time with `_unsafePerformance` (`RealtimeJack`, `post`), and the
+/// LD_PRELOAD test (Tests/RTProbe) proves at run time that they do neither
+/// (docs/DESIGN.md §2.2).
 enum ProcessCycle {
     /// One JACK cycle: read the cycle's time, hand the control input on, render
     /// the engine straight into the port buffers, write the clock events at their
@@ -129,9 +134,7 @@ enum ProcessCycle {
             if let clockBuffer { RealtimeJack.clear(clockBuffer) }
         } else {
             let start = context.pointee.timeline.frame(forJackFrame: times.frame)
-            _unsafePerformance {
-                shared.pointee.frameClock.publish(frame: start, microseconds: times.microseconds, microsecondsPerFrame: microsecondsPerFrame)
-            }
+            shared.pointee.frameClock.publish(frame: start, microseconds: times.microseconds, microsecondsPerFrame: microsecondsPerFrame)
             // jack2's own times are CLOCK_MONOTONIC_RAW, Link's clock on Linux.
             let host = Double(times.microseconds - context.pointee.rawClockOffset.microseconds)
             // Quitting, the one switch: no source owns anything or gives a
@@ -165,10 +168,8 @@ enum ProcessCycle {
             }
             context.pointee.endFrame = start + Int64(frames)
         }
-        _unsafePerformance {
-            shared.pointee.period.store(Int(frames), ordering: .relaxed)
-            shared.pointee.cycles.add(1, ordering: .relaxed)
-        }
+        shared.pointee.period.store(Int(frames), ordering: .relaxed)
+        shared.pointee.cycles.add(1, ordering: .relaxed)
     }
 
     /// Wakes the control thread (`ControlWakeup`): the one call out of the cycle
@@ -177,23 +178,31 @@ enum ProcessCycle {
     /// see into it (a C function), so it is the one exception to the check,
     /// around that call alone, and the interposer test (Tests/RTProbe) counts
     /// the cycle's locks and allocations with it.
+    #if REALTIME_CHECKS
     @_noLocks @_noAllocation
+    #endif
     static func post(_ wakeup: UnsafeMutablePointer<sem_t>) {
         _ = _unsafePerformance { sem_post(wakeup) }
     }
 
+    /// How far from the frame the control thread saw last when it released the timebase jack2's reposition
+    /// after a release may land: a period either way (the cycles that ran
+    /// around the request), at most a few (8192 frames is two of the largest
+    /// period jackd runs with).
+    static var releaseRepositionFrames: Int64 { 8192 }
+
     /// A locate that is no one's to follow: the echo of Tactus's own (the
     /// frame it located the transport to before starting it), or jack2's
     /// reposition after this client released the timebase while rolling (a
-    /// period or so back from where it rolled, `JackTransportLink.releaseRepositionFrames`).
+    /// period or so back from where it rolled, `releaseRepositionFrames`).
     /// Either is taken (cleared) when seen.
+    #if REALTIME_CHECKS
     @_noLocks @_noAllocation
+    #endif
     static func isEcho(_ shared: UnsafeMutablePointer<JackShared>, frame: UInt32) -> Bool {
-        _unsafePerformance {
-            if shared.pointee.ownLocateFrame.compareExchange(expected: Int(frame), desired: -1, ordering: .relaxed).exchanged { return true }
-            let released = shared.pointee.releasedAtFrame.exchange(-1, ordering: .relaxed)
-            return released >= 0 && abs(Int64(frame) - Int64(released)) <= JackTransportLink.releaseRepositionFrames
-        }
+        if shared.pointee.ownLocateFrame.compareExchange(expected: Int(frame), desired: -1, ordering: .relaxed).exchanged { return true }
+        let released = shared.pointee.releasedAtFrame.exchange(-1, ordering: .relaxed)
+        return released >= 0 && abs(Int64(frame) - Int64(released)) <= releaseRepositionFrames
     }
 
     /// The timebase callback's work (`--transport master`): the BBT of the next
@@ -201,9 +210,11 @@ enum ProcessCycle {
     /// own grid (`Engine.barBeatTick`): the position followers get is the one
     /// Tactus plays, through no second timing path. jack2 calls it right after
     /// this client's process callback, on the same thread, for the next cycle.
+    #if REALTIME_CHECKS
     @_noLocks @_noAllocation
+    #endif
     static func publishBarBeatTick(_ context: UnsafeMutablePointer<ProcessContext>, into position: UnsafeMutablePointer<jack_position_t>) {
-        let bbt = _unsafePerformance { context.pointee.engine.barBeatTick(atFrame: context.pointee.endFrame) }
+        let bbt = context.pointee.engine.barBeatTick(atFrame: context.pointee.endFrame)
         position.pointee.valid = jack_position_bits_t(rawValue: JackPositionBBT.rawValue | JackTickDouble.rawValue)
         position.pointee.bar = bbt.bar
         position.pointee.beat = bbt.beat
@@ -212,9 +223,9 @@ enum ProcessCycle {
         position.pointee.bar_start_tick = bbt.barStartTick
         position.pointee.beats_per_bar = Float(bbt.beatsPerBar)
         position.pointee.beat_type = Float(bbt.beatType)
-        position.pointee.ticks_per_beat = _unsafePerformance { BarBeatTick.ticksPerBeat }
+        position.pointee.ticks_per_beat = BarBeatTick.ticksPerBeat
         position.pointee.beats_per_minute = bbt.beatsPerMinute
-        _ = _unsafePerformance { context.pointee.shared.pointee.timebaseCallbacks.add(1, ordering: .relaxed) }
+        context.pointee.shared.pointee.timebaseCallbacks.add(1, ordering: .relaxed)
     }
 
     /// The dry cycle, before `jack_activate`: the whole cycle once on the real
@@ -236,7 +247,10 @@ enum ProcessCycle {
     /// the event and counts it (`SPSCRing.dropped`): the callback never waits.
     /// What passes is `ControlInputEvent.accepts`, the rule the ALSA input
     /// follows too. Returns how many messages were handed on (or dropped).
-    @_noLocks @_noAllocation @discardableResult
+    #if REALTIME_CHECKS
+    @_noLocks @_noAllocation
+    #endif
+    @discardableResult
     static func receiveControlInput(_ context: UnsafeMutablePointer<ProcessContext>, buffer: UnsafeMutableRawPointer,
                                     cycleMicroseconds: Int64, microsecondsPerFrame: Double) -> Int {
         let shared = context.pointee.shared
@@ -249,13 +263,9 @@ enum ProcessCycle {
                 var i = 0
                 while i < event.size {
                     let byte = bytes[i]
-                    // TactusCore's parser and rule: another module, out of the checker's sight.
-                    if let message = _unsafePerformance({ context.pointee.parser.parse(byte) }),
-                       _unsafePerformance({ ControlInputEvent.accepts(message) }) {
-                        _unsafePerformance {
-                            shared.pointee.controlInputReceived.add(1, ordering: .relaxed)
-                            shared.pointee.controlInput.push(ControlInputEvent(message: message, microseconds: microseconds))
-                        }
+                    if let message = context.pointee.parser.parse(byte), ControlInputEvent.accepts(message) {
+                        shared.pointee.controlInputReceived.add(1, ordering: .relaxed)
+                        shared.pointee.controlInput.push(ControlInputEvent(message: message, microseconds: microseconds))
                         received += 1
                     }
                     i += 1
@@ -269,15 +279,17 @@ enum ProcessCycle {
     /// Writes this cycle's clock events at their offsets (JACK MIDI is
     /// sample-accurate: an event's `time` is its frame within the cycle) and
     /// copies them to the ALSA output ring when that output is on.
+    #if REALTIME_CHECKS
     @_noLocks @_noAllocation
+    #endif
     static func sendClock(_ context: UnsafeMutablePointer<ProcessContext>, into buffer: UnsafeMutableRawPointer,
                           blockStart: Int64, frames: jack_nframes_t) {
         let shared = context.pointee.shared
         RealtimeJack.clear(buffer)
-        let count = _unsafePerformance { context.pointee.events.count }
+        let count = context.pointee.events.count
         var i = 0
         while i < count {
-            let event = _unsafePerformance { context.pointee.events[i] }
+            let event = context.pointee.events[i]
             let offset = jack_nframes_t(clamping: min(max(0, event.frame - blockStart), Int64(frames) - 1))
             let size = Int(event.bytes.count)
             if let data = RealtimeJack.reserve(buffer, offset, size) {
@@ -285,9 +297,9 @@ enum ProcessCycle {
                 if size > 1 { data[1] = event.bytes.byte1 }
                 if size > 2 { data[2] = event.bytes.byte2 }
             } else {
-                _ = _unsafePerformance { shared.pointee.clockEventsLost.add(1, ordering: .relaxed) }
+                shared.pointee.clockEventsLost.add(1, ordering: .relaxed)
             }
-            _ = _unsafePerformance { shared.pointee.clockStream?.push(event) }
+            shared.pointee.clockStream?.push(event)
             i += 1
         }
     }

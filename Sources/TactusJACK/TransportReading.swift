@@ -18,7 +18,9 @@ extension ProcessCycle {
     /// locate), woken when it changed and the mode is not `off`; in follow mode
     /// the cycle's position for the engine's time-source seam: the master's BBT
     /// (`BBTFollower`), or without a master the transport frame at Tactus's own tempo.
+    #if REALTIME_CHECKS
     @_noLocks @_noAllocation
+    #endif
     static func readTransport(_ context: UnsafeMutablePointer<ProcessContext>, client: OpaquePointer, frames: jack_nframes_t,
                               jackFrame: UInt32) -> TransportReading {
         let shared = context.pointee.shared
