@@ -46,14 +46,16 @@ extension ProcessCycle {
         shared.pointee.transportRolling.store(rolling, ordering: .relaxed)
         shared.pointee.transportFrame.store(position.frame, ordering: .relaxed)
         shared.pointee.timebasePresent.store(hasBBT, ordering: .relaxed)
-        if mode.reads && (seen.changed || seen.located) {
+        // Said in every mode (the display shows the transport in `off` too);
+        // the control thread woken for it only when the mode carries it across.
+        if seen.changed || seen.located {
             if seen.changed {
                 shared.pointee.cycleEvents.push(rolling ? .transportStarted(frame: position.frame) : .transportStopped(frame: position.frame))
             }
             var taken = false
             if case .located? = reading.move { taken = true }
             if seen.located && !taken && !echo { shared.pointee.cycleEvents.push(.transportLocated(frame: position.frame)) }
-            if let wakeup = context.pointee.wakeup { post(wakeup) }
+            if mode.reads, let wakeup = context.pointee.wakeup { post(wakeup) }
         }
         // Not following: a follow a preset switches to later starts its phase afresh.
         guard mode.follows else { context.pointee.follower.reset(); return reading }
