@@ -41,8 +41,6 @@ public final class JackMetronome {
     public let linkQuantum: Double
     /// `--transport`: the control thread's half (in every mode: a preset may change it).
     let transportLink: JackTransportLink
-    /// The control thread's end of `JackShared.cycleEvents`.
-    let cycleEvents = CycleEventReader()
 
     /// Whether a server is there and the client active.
     public private(set) var isConnected = false
@@ -67,6 +65,7 @@ public final class JackMetronome {
     private var pendingUntil = ContinuousClock.now
     private var reportedDrops = 0
     private var seenXruns = 0
+    private var seenTransportChanges = 0
     /// Bumped by a `service()` that found the client's figures changed (connected
     /// or lost, rate, period, graph, xruns): the display reads them again then.
     public private(set) var changes = 0
@@ -156,8 +155,6 @@ public final class JackMetronome {
         let old = transportLink.mode
         guard mode != old else { return }
         log("JACK transport \(old.label) → \(mode.label)")
-        // What the transport and Tactus did under the old mode is not news to the new one.
-        takeCycleEvents(client: nil)
         transportLink.change(to: mode, client: isConnected ? client?.handle : nil, context: context, status: control.pointee.status, shared: shared)
         changes += 1
     }
@@ -175,11 +172,12 @@ public final class JackMetronome {
     public func service() -> ControlTime? {
         let now = ContinuousClock.now
         let before = (isConnected, seenGraphChanges, bufferSize, context?.pointee.engine.sampleRate)
-        var transportMoved = false
+        let transportBefore = shared.pointee.transportChanges.load(ordering: .relaxed)
         defer {
             let xruns = notices.pointee.xruns.load(ordering: .relaxed)
             if xruns != seenXruns || before != (isConnected, seenGraphChanges, bufferSize, context?.pointee.engine.sampleRate)
-                || transportMoved {
+                || transportBefore != seenTransportChanges {
+                seenTransportChanges = transportBefore
                 seenXruns = xruns
                 changes += 1
             }
@@ -218,7 +216,7 @@ public final class JackMetronome {
             changes += 1
         }
         if !pending.isEmpty { connectPending(client) }
-        transportMoved = takeCycleEvents(client: client.handle)
+        transportLink.service(client.handle, control: control, shared: shared)
         due = earliest(earliest(due, snapshotDue), pending.isEmpty ? nil : now + Self.pendingRetry)
         return deadline(due, from: now)
     }
@@ -226,17 +224,7 @@ public final class JackMetronome {
     /// How many of the engine's own tempi (the trainer's, a tempo map's) the
     /// JACK timebase master refused (`--transport follow` owns the tempo,
     /// docs/DESIGN.md §9), for the control session to say (`ControlSession.refusedEngineTempi`).
-    public var refusedEngineTempi: Int { cycleEvents.refusedEngineTempi }
-
-    /// A Link peer's tempo since the last call, once (docs/DESIGN.md §11.3).
-    public func takePeerTempo() -> BPM? { cycleEvents.takePeerTempo() }
-
-    /// Takes what the cycles said since the last round (`CycleEventReader`);
-    /// true when the transport or the song moved.
-    @discardableResult
-    func takeCycleEvents(client: OpaquePointer?) -> Bool {
-        cycleEvents.take(from: shared, client: client, transportLink: transportLink, control: control)
-    }
+    public var refusedEngineTempi: Int { shared.pointee.refusedEngineTempi.load(ordering: .relaxed) }
 
     /// How often connections whose other end is not there yet are tried again
     /// (a client may register its ports without a graph notice reaching us first).
@@ -352,7 +340,6 @@ public final class JackMetronome {
             context.pointee.ports = nil
             throw error
         }
-        takeCycleEvents(client: nil)
         transportLink.attached(handle, context: context, status: control.pointee.status, shared: shared)
     }
 

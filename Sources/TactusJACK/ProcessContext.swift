@@ -159,9 +159,7 @@ enum ProcessCycle {
             if running != wasRunning && (mode.reads || context.pointee.link != nil) {
                 if running {
                     let bar = max(1, status.pointee.status.bar.load(ordering: .relaxed))
-                    shared.pointee.cycleEvents.push(.songStarted(transportFrame: context.pointee.engine.transportFrame(ofBar: bar)))
-                } else {
-                    shared.pointee.cycleEvents.push(.songStopped)
+                    shared.pointee.songStartTransportFrame.store(Int(context.pointee.engine.transportFrame(ofBar: bar)), ordering: .relaxed)
                 }
                 if let wakeup = context.pointee.wakeup { post(wakeup) }
             }
