@@ -38,7 +38,8 @@ let package = Package(
         .target(name: "TactusCLI", dependencies: ["TactusCore", "TactusALSA", "TactusJACK", "TactusOSC", "CSndfile", "CTerminal"]),
         .executableTarget(name: "tactus", dependencies: ["TactusCLI"]),
         // The JACK client: process callback, ports, reconnection, the port listing.
-        .target(name: "TactusJACK", dependencies: ["TactusCore", "TactusLink", "CJack", "CJackShims"]),
+        .target(name: "TactusJACK", dependencies: ["TactusCore", "TactusLink", "CJack", "CJackShims"],
+                swiftSettings: [.define("REALTIME_CHECKS", .when(configuration: .release))]),
         // Ableton Link (Debian's header-only ableton-link-dev over libasio-dev, GPL-2.0-or-later):
         // a few C functions written here over <ableton/Link.hpp>, so the Swift targets import
         // plain C and need no C++ interop; and the Swift side, the session and its time source.

@@ -8,7 +8,7 @@ import TactusCore
 /// Sets up the engine as the run mode does (synthesised sounds, click and MIDI
 /// clock, started), then runs `--cycles` cycles of `--frames` frames through
 /// `measuredCycles`: per cycle what `ProcessCycle.run` does around the libjack
-/// calls (publish the frame clock, `Engine.render` into the click and feedback
+/// calls (publish the frame clock, `Engine.cycle` into the click and feedback
 /// buffers, write each clock event at its frame offset into a MIDI buffer).
 /// scripts/bench runs it under `valgrind --tool=callgrind --collect-atstart=no
 /// --toggle-collect=tactus_bench_cycles`, so setup and teardown are not counted,
@@ -38,9 +38,10 @@ func measuredCycles(_ raw: UnsafeMutableRawPointer, _ cycles: Int, _ frames: Int
     for _ in 0..<cycles {
         context.pointee.frameClock.pointee.publish(frame: start, microseconds: Int64(Double(start) * microsecondsPerFrame),
                                                    microsecondsPerFrame: microsecondsPerFrame)
-        context.pointee.engine.render(frames: frames, at: start, control: context.pointee.control.pointee,
-                                      click: context.pointee.click, feedback: context.pointee.feedback,
-                                      events: &context.pointee.events)
+        var ownTime = GivenPosition()
+        context.pointee.engine.cycle(CycleInput(start: start, frames: frames), source: &ownTime, control: context.pointee.control.pointee,
+                                     click: context.pointee.click, feedback: context.pointee.feedback,
+                                     events: &context.pointee.events)
         var written = 0
         for i in 0..<context.pointee.events.count {
             let event = context.pointee.events[i]

@@ -77,6 +77,8 @@ public enum RenderCommand {
         defer { control.deinitialize(count: 1); control.deallocate() }
         var engine = Engine(configuration: configuration, sounds: sounds)
         var events = MIDIEventBuffer(capacity: 4096)
+        // No time source: the engine's own anchor.
+        var ownTime = GivenPosition()
         control.pointee.commands.push(.start)
 
         // Blocks are rendered into one larger chunk so libsndfile is called rarely.
@@ -91,8 +93,8 @@ public enum RenderCommand {
             var filled = 0
             while filled < chunkFrames && frame < totalFrames {
                 let n = Int(min(Int64(block), totalFrames - frame))
-                _ = engine.beginBlock(at: frame, owner: .none, control: control.pointee)
-                engine.render(frames: n, at: frame, control: control.pointee, click: chunk + filled, feedback: nil, events: &events)
+                engine.cycle(CycleInput(start: frame, frames: n), source: &ownTime, control: control.pointee,
+                             click: chunk + filled, feedback: nil, events: &events)
                 eventCount += events.count
                 if let log { writeLog(events, to: log) }
                 filled += n
@@ -103,8 +105,7 @@ public enum RenderCommand {
         // Stop after the last frame: the log ends with Stop and the Song Position.
         control.pointee.commands.push(.stop)
         // One more frame (not written to the file) carries them out of the engine.
-        _ = engine.beginBlock(at: frame, owner: .none, control: control.pointee)
-        engine.render(frames: 1, at: frame, control: control.pointee, click: nil, feedback: nil, events: &events)
+        engine.cycle(CycleInput(start: frame, frames: 1), source: &ownTime, control: control.pointee, click: nil, feedback: nil, events: &events)
         if let log { writeLog(events, to: log) }
         eventCount += events.count
         return Summary(frames: totalFrames, midiEvents: eventCount,

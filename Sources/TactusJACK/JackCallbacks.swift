@@ -31,8 +31,11 @@ func tactusThreadInit(_ arg: UnsafeMutableRawPointer?) {
     tactus_prefault_stack()
 }
 
-/// The process callback: JACK passes the context's address as `arg`.
+/// The process callback: JACK passes the context's address as `arg`. Checked
+/// in release builds (REALTIME_CHECKS), which see into TactusCore's engine.
+#if REALTIME_CHECKS
 @_noLocks @_noAllocation
+#endif
 func tactusProcess(_ frames: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -> Int32 {
     guard let arg else { return 0 }
     ProcessCycle.run(arg.assumingMemoryBound(to: ProcessContext.self), frames: frames)
@@ -41,7 +44,9 @@ func tactusProcess(_ frames: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) ->
 
 /// The timebase callback (`--transport master`): JACK passes the process
 /// context's address as `arg`, and the position of the next cycle to fill.
+#if REALTIME_CHECKS
 @_noLocks @_noAllocation
+#endif
 func tactusTimebase(_ state: jack_transport_state_t, _ frames: jack_nframes_t, _ position: UnsafeMutablePointer<jack_position_t>?,
                     _ newPosition: Int32, _ arg: UnsafeMutableRawPointer?) {
     guard let position, let arg else { return }

@@ -216,7 +216,7 @@ public final class JackMetronome {
             changes += 1
         }
         if !pending.isEmpty { connectPending(client) }
-        transportLink.service(client.handle, control: control, shared: shared, sampleRate: client.sampleRate)
+        transportLink.service(client.handle, control: control, shared: shared)
         due = earliest(earliest(due, snapshotDue), pending.isEmpty ? nil : now + Self.pendingRetry)
         return deadline(due, from: now)
     }
@@ -359,6 +359,7 @@ public final class JackMetronome {
         log("sample rate \(context.pointee.engine.sampleRate) → \(sampleRate) Hz: sounds re-synthesised, \(context.pointee.engine.configuration(atSampleRate: sampleRate).tempo) BPM and the song position kept")
         context.pointee.engine.changeSampleRate(to: sampleRate, sounds: options.sounds(sampleRate),
                                                 continuingAt: context.pointee.endFrame) { $0.deallocate() }
+        context.pointee.rateChanged()
     }
 
     /// The sample rate changed under a running client (jackd2 does this only on

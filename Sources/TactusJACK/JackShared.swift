@@ -59,6 +59,10 @@ public struct JackShared: ~Copyable, @unchecked Sendable {
     /// Stored by the control thread, taken by whichever side sees the echo.
     public let ownLocateFrame = Atomic<Int>(-1)
     public let releasedAtFrame = Atomic<Int>(-1)
+    /// The transport frame of the bar the song started playing from, stored
+    /// by the cycle where Tactus started (`Engine.transportFrame(ofBar:)`, the
+    /// grid's tempo and meter), for the control thread to locate the transport there.
+    public let songStartTransportFrame = Atomic<Int>(0)
     public let transportChanges = Atomic<Int>(0)
     public let timebasePresent = Atomic<Bool>(false)
     /// The mode as the process cycle reads it (`TransportCycleMode.bits(_:)`): set

@@ -19,7 +19,7 @@ import TactusCore
 /// follows the transport itself (the time-source seam); only Tactus's own
 /// start and stop requests are handed on. Without Link, the transport's start
 /// and its locate while rolling are the process cycle's to give the engine
-/// in the cycle that sees them (`TransportTake`, docs/DESIGN.md §13.3); this
+/// in the cycle that sees them (`TransportMove`, docs/DESIGN.md §13.3); this
 /// thread carries the stop and a locate of a stopped transport.
 final class JackTransportLink {
     /// The mode playing: `--transport`, or the last preset's `"transport"` (`change`).
@@ -115,8 +115,7 @@ final class JackTransportLink {
     }
 
     /// One round: carries what changed since the last round across.
-    func service(_ client: OpaquePointer, control: UnsafeMutablePointer<EngineControl>, shared: UnsafeMutablePointer<JackShared>,
-                 sampleRate: Int) {
+    func service(_ client: OpaquePointer, control: UnsafeMutablePointer<EngineControl>, shared: UnsafeMutablePointer<JackShared>) {
         guard mode != .off else { return }
         let rolling = shared.pointee.transportRolling.load(ordering: .acquiring)
         let locates = shared.pointee.transportLocates.load(ordering: .acquiring)
@@ -137,21 +136,18 @@ final class JackTransportLink {
             }
             return
         }
-        let tempo = BPM(hundredths: control.pointee.status.tempoHundredths.load(ordering: .relaxed))
-        let beats = control.pointee.status.beatsPerBar.load(ordering: .relaxed)
-        let bars = BarFrames(sampleRate: sampleRate, tempo: tempo, beatsPerBar: beats)
         // A locate the cycle left here (of a stopped transport, or a jump
         // without jack2's `Starting` cycle), unless it is Tactus's own or
         // jack2's reposition after the release (`ProcessCycle.isEcho`).
         if locates != seenLocates && !ProcessCycle.isEcho(shared, frame: frame) {
-            control.pointee.commands.push(.locate(bar: bars.bar(atFrame: frame)))
+            control.pointee.commands.push(.locateTransport(frame: frame))
         }
         if rolling != seenRolling {
             if rolling && !running && !cycleTakesStarts {
                 if frame == 0 {
                     control.pointee.commands.push(.start)
                 } else {
-                    control.pointee.commands.push(.locate(bar: bars.bar(atFrame: frame)))
+                    control.pointee.commands.push(.locateTransport(frame: frame))
                     control.pointee.commands.push(.continue)
                 }
             } else if !rolling && running {
@@ -160,7 +156,7 @@ final class JackTransportLink {
         } else if running != seenRunning && running != rolling {
             if running {
                 // Tactus started: the transport rolls from the bar it plays.
-                let from = bars.frame(ofBar: max(1, control.pointee.status.bar.load(ordering: .relaxed)))
+                let from = UInt32(clamping: shared.pointee.songStartTransportFrame.load(ordering: .relaxed))
                 if from != shared.pointee.transportFrame.load(ordering: .relaxed) {
                     shared.pointee.ownLocateFrame.store(Int(from), ordering: .relaxed)
                     jack_transport_locate(client, from)
@@ -172,32 +168,10 @@ final class JackTransportLink {
         }
     }
 
-    /// How far from the frame the control thread saw last jack2's reposition
-    /// after a release may land: a period either way (the cycles that ran
-    /// around the request), at most a few (8192 frames is two of the largest
-    /// period jackd runs with).
-    static var releaseRepositionFrames: Int64 { 8192 }
-
     /// Who the timebase master is, as far as JACK tells: this client, another
     /// one (JACK names no master), or none.
     func masterDescription(clientName: String, shared: UnsafeMutablePointer<JackShared>) -> String {
         if isMaster { return "\(clientName) (this client)" }
         return shared.pointee.timebasePresent.load(ordering: .relaxed) ? "another client" : "none"
     }
-}
-
-/// Transport frames and bars at Tactus's own tempo and meter, for a locate
-/// from JACK (a frame) into the engine (a bar) and back.
-struct BarFrames {
-    let framesPerBar: Double
-
-    init(sampleRate: Int, tempo: BPM, beatsPerBar: Int) {
-        framesPerBar = Double(sampleRate) * 60 / max(tempo.value, 1) * Double(max(beatsPerBar, 1))
-    }
-
-    /// The bar (from 1) that transport frame `frame` is in.
-    func bar(atFrame frame: UInt32) -> Int32 { Int32(clamping: Int64(Double(frame) / framesPerBar) + 1) }
-
-    /// The first frame of bar `bar` (from 1).
-    func frame(ofBar bar: Int) -> UInt32 { UInt32(clamping: Int64((Double(bar - 1) * framesPerBar).rounded())) }
 }

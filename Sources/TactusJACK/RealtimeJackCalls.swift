@@ -6,7 +6,7 @@ import Glibc
 /// The JACK API calls the process callback makes, and only those: the ones
 /// JACK documents as meant for the process thread (port buffers, MIDI buffer
 /// access, the cycle's times). The compiler's `@_noLocks @_noAllocation` check cannot see into
-/// libjack, so each call is exempted here, in one place; the LD_PRELOAD test
+/// libjack, so each call is exempted here, one call at a time, in one place; the LD_PRELOAD test
 /// (Tests/RTProbe) proves at run time that none of them allocates or locks.
 enum RealtimeJack {
     @inline(__always) @_noLocks @_noAllocation
@@ -29,25 +29,25 @@ enum RealtimeJack {
     @inline(__always) @_noLocks @_noAllocation
     static func cycleTimes(_ client: OpaquePointer, frames: jack_nframes_t, sampleRate: Int,
                            offset: inout RawClockOffset) -> (frame: jack_nframes_t, microseconds: Int64, nextMicroseconds: Int64) {
-        _unsafePerformance {
-            var frame: jack_nframes_t = 0
-            var now: jack_time_t = 0
-            var next: jack_time_t = 0
-            var period: Float = 0
-            if offset.cyclesLeft <= 0 {
-                var monotonic = timespec()
-                clock_gettime(CLOCK_MONOTONIC, &monotonic)
-                offset.microseconds = Int64(monotonic.tv_sec) * 1_000_000 + Int64(monotonic.tv_nsec) / 1_000 - Int64(jack_get_time())
-                offset.cyclesLeft = RawClockOffset.cyclesBetweenReadings
-            }
-            offset.cyclesLeft -= 1
-            let difference = offset.microseconds
-            if jack_get_cycle_times(client, &frame, &now, &next, &period) == 0 { return (frame, Int64(now) + difference, Int64(next) + difference) }
-            // A server without the DLL times still has the frame and the clock.
-            frame = jack_last_frame_time(client)
-            let start = Int64(jack_get_time()) + difference
-            return (frame, start, start + Int64(Double(frames) * 1_000_000 / Double(sampleRate)))
+        var frame: jack_nframes_t = 0
+        var now: jack_time_t = 0
+        var next: jack_time_t = 0
+        var period: Float = 0
+        if offset.cyclesLeft <= 0 {
+            var monotonic = timespec()
+            _ = _unsafePerformance { clock_gettime(CLOCK_MONOTONIC, &monotonic) }
+            offset.microseconds = Int64(monotonic.tv_sec) * 1_000_000 + Int64(monotonic.tv_nsec) / 1_000 - Int64(_unsafePerformance { jack_get_time() })
+            offset.cyclesLeft = RawClockOffset.cyclesBetweenReadings
         }
+        offset.cyclesLeft -= 1
+        let difference = offset.microseconds
+        if _unsafePerformance({ jack_get_cycle_times(client, &frame, &now, &next, &period) }) == 0 {
+            return (frame, Int64(now) + difference, Int64(next) + difference)
+        }
+        // A server without the DLL times still has the frame and the clock.
+        frame = _unsafePerformance { jack_last_frame_time(client) }
+        let start = Int64(_unsafePerformance { jack_get_time() }) + difference
+        return (frame, start, start + Int64(Double(frames) * 1_000_000 / Double(sampleRate)))
     }
 
     /// The transport's state and position for this cycle: JACK reads it from
@@ -65,10 +65,8 @@ enum RealtimeJack {
 
     @inline(__always) @_noLocks @_noAllocation
     static func midiEvent(_ buffer: UnsafeMutableRawPointer, _ index: UInt32) -> jack_midi_event_t? {
-        _unsafePerformance {
-            var event = jack_midi_event_t()
-            return jack_midi_event_get(&event, buffer, index) == 0 ? event : nil
-        }
+        var event = jack_midi_event_t()
+        return _unsafePerformance { jack_midi_event_get(&event, buffer, index) } == 0 ? event : nil
     }
 
     @inline(__always) @_noLocks @_noAllocation

@@ -24,6 +24,6 @@ struct TransportCycleMode: BitwiseCopyable {
     /// The mode for this cycle (a relaxed load: a change lands within a cycle).
     @_noLocks @_noAllocation
     static func current(_ shared: UnsafeMutablePointer<JackShared>) -> TransportCycleMode {
-        TransportCycleMode(bits: _unsafePerformance { shared.pointee.transportMode.load(ordering: .relaxed) })
+        TransportCycleMode(bits: shared.pointee.transportMode.load(ordering: .relaxed))
     }
 }

@@ -58,10 +58,11 @@ enum PluginCycle {
         let position: TimelinePosition? = followsHost ? context.pointee.host.position(at: start) : nil
         // In host sync the host owns the tempo: the player's is refused (the host
         // takes no requests); start and stop are the host's rolling.
-        _ = context.pointee.engine.beginBlock(at: start, owner: followsHost ? .tempoOnly : .none, control: context.pointee.control.pointee)
-        context.pointee.engine.render(frames: frames, at: start, control: context.pointee.control.pointee,
-                                      click: ports.click.map { $0 + offset }, feedback: ports.feedback.map { $0 + offset },
-                                      events: &context.pointee.events, position: position)
+        var source = GivenPosition(position)
+        let input = CycleInput(start: start, frames: frames, owner: SourceOwnership(tempo: followsHost))
+        context.pointee.engine.cycle(input, source: &source, control: context.pointee.control.pointee,
+                                     click: ports.click.map { $0 + offset }, feedback: ports.feedback.map { $0 + offset },
+                                     events: &context.pointee.events)
         let blockStart = context.pointee.frame
         let count = context.pointee.events.count
         var i = 0

@@ -89,8 +89,9 @@ final class SimulatedJACKCycle: @unchecked Sendable {
             MonotonicClock.sleep(until: start)
             wakeDelays.append(MonotonicClock.microseconds() - start)
             reference.pointee.publish(frame: firstFrame, microseconds: start, microsecondsPerFrame: Self.microsecondsPerFrame)
-            _ = engine.pointee.beginBlock(at: firstFrame, owner: .none, control: control.pointee)
-            engine.pointee.render(frames: Self.blockSize, at: firstFrame, control: control.pointee, click: nil, feedback: nil, events: &events)
+            var ownTime = GivenPosition()
+            engine.pointee.cycle(CycleInput(start: firstFrame, frames: Self.blockSize), source: &ownTime, control: control.pointee,
+                                 click: nil, feedback: nil, events: &events)
             for index in 0..<events.count {
                 clockEvents.pointee.push(events[index])
                 emitted.append(events[index])

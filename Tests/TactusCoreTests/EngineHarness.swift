@@ -1,6 +1,6 @@
 @testable import TactusCore
 
-/// Drives `Engine.beginBlock` and `render` the way the JACK callback and the renderer do, and
+/// Drives `Engine.cycle` the way the JACK callback and the renderer do, and
 /// records what comes out: every MIDI event with its absolute frame, and every
 /// click onset with its sound.
 ///
@@ -29,10 +29,10 @@ final class EngineHarness {
     let impulses: Bool
     /// A time source consulted once per block (`ScriptedTimeSource`); nil: the engine's own time.
     var source: ((Int64) -> TimelinePosition)?
-    /// What the source owns (`Engine.beginBlock`); nil: the tempo while a source
+    /// What the source owns (`CycleInput.owner`); nil: the tempo while a source
     /// positions the grid (the seam's default rule), nothing without one.
     var owner: SourceOwnership?
-    /// The requests for the source each block's `beginBlock` returned, when any.
+    /// The requests for the source each block's cycle handed the source, when any.
     private(set) var requests: [TimeSourceRequests] = []
     private let sounds: SoundSet
     private let buffer: UnsafeMutablePointer<Float>
@@ -78,10 +78,10 @@ final class EngineHarness {
     func renderBlock(_ n: Int) {
         precondition(n <= capacity)
         let position = source?(frame)
-        let asked = engine.beginBlock(at: frame, owner: owner ?? (position == nil ? .none : .tempoOnly), control: control.pointee)
-        if asked != TimeSourceRequests() { requests.append(asked) }
-        engine.render(frames: n, at: frame, control: control.pointee, click: buffer, feedback: feedback, events: &events,
-                      position: position)
+        var given = GivenPosition(position)
+        let input = CycleInput(start: frame, frames: n, owner: owner ?? (position == nil ? .none : .tempoOnly))
+        engine.cycle(input, source: &given, control: control.pointee, click: buffer, feedback: feedback, events: &events)
+        if given.requests != TimeSourceRequests() { requests.append(given.requests) }
         for i in 0..<events.count { midi.append(events[i]) }
         if impulses {
             // Scan only while clicks the engine started are not yet found: a test

@@ -80,8 +80,9 @@ final class OfflineRig {
                 clock.time = ControlTime(microseconds: cycleStart)
                 due = loop.poll()
             }
-            _ = engine.beginBlock(at: nextFrame, owner: .none, control: control.pointee)
-            engine.render(frames: Self.period, at: nextFrame, control: control.pointee, click: click, feedback: feedback, events: &events)
+            var ownTime = GivenPosition()
+            engine.cycle(CycleInput(start: nextFrame, frames: Self.period), source: &ownTime, control: control.pointee,
+                         click: click, feedback: feedback, events: &events)
             for i in 0..<events.count where events[i].bytes.status == MIDIStatus.timingClock {
                 tickFrames.append(events[i].frame)
             }

@@ -64,8 +64,9 @@ import TactusCore
             defer { jack = jack &+ 256 }
             if cycle == skipped { continue }
             let start = timeline.frame(forJackFrame: jack)
-            _ = engine.beginBlock(at: start, owner: .none, control: control.pointee)
-            engine.render(frames: 256, at: start, control: control.pointee, click: nil, feedback: nil, events: &events)
+            var ownTime = GivenPosition()
+            engine.cycle(CycleInput(start: start, frames: 256), source: &ownTime, control: control.pointee,
+                         click: nil, feedback: nil, events: &events)
             for i in 0..<events.count where events[i].bytes == MIDIBytes(0xF8) {
                 ticks.append(events[i].frame)
                 if cycle == skipped + 1 && events[i].frame == start { lateFrames.append(start) }

@@ -8,6 +8,9 @@ public struct ControlInputEvent: Sendable, Hashable, BitwiseCopyable {
     public var message: MIDIMessage
     public var microseconds: Int64
 
+    #if REALTIME_CHECKS
+    @_noLocks @_noAllocation
+    #endif
     public init(message: MIDIMessage, microseconds: Int64) {
         self.message = message
         self.microseconds = microseconds

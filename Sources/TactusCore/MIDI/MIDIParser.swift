@@ -31,6 +31,9 @@ public struct MIDIParser: Sendable {
     }
 
     /// Feeds one byte; returns a message when this byte completes one.
+    #if REALTIME_CHECKS
+    @_noLocks @_noAllocation
+    #endif
     public mutating func parse(_ byte: UInt8) -> MIDIMessage? {
         if byte >= 0xF8 { return realTime(byte) }
         if byte >= 0x80 { return status(byte) }

@@ -5,7 +5,7 @@
 /// in beats of the meter's lower number a minute (7/8 at 133 is 133).
 public struct BarBeatTick: Sendable, BitwiseCopyable, Equatable {
     /// The resolution JACK clients commonly publish (Ardour, Hydrogen, klick).
-    public static var ticksPerBeat: Double { 1920 }
+    @inlinable public static var ticksPerBeat: Double { 1920 }
     public var bar: Int32
     public var beat: Int32
     public var tick: Double
@@ -64,6 +64,9 @@ extension Engine {
     /// map's entry) bends the grid before that point's frame is known, so it is
     /// already applied when the block ends; a frame before that point is read
     /// from the grid as it was before (`heldView`).
+    #if REALTIME_CHECKS
+    @_noLocks @_noAllocation
+    #endif
     public func barBeatTick(atFrame frame: Int64) -> BarBeatTick {
         if let held = heldView, frame < held.until { return held.view.barBeatTick(atFrame: frame) }
         return barBeatView.barBeatTick(atFrame: frame)

@@ -1,10 +1,11 @@
 /// The metronome: from a tempo, a meter and a frame position it renders click
 /// audio and the MIDI beat clock for any block of frames.
 ///
-/// The one timing path of Tactus: the JACK process callback, `tactus render` and
-/// the tests all call `render`. It keeps the LV2 shape: everything is allocated
-/// in `init`; `render` allocates nothing, takes no lock and makes no system call,
-/// so it is safe on the real-time thread.
+/// The one timing path of Tactus: the JACK process callback, LV2's run, `tactus
+/// render` and the tests all call `cycle` (EngineCycle.swift), once a block. It
+/// keeps the LV2 shape: everything is allocated in `init`; a cycle allocates
+/// nothing, takes no lock and makes no system call, so it is safe on the
+/// real-time thread.
 ///
 /// `render` reads like jack_midi_clock's process(): for each grid point of the
 /// block (a clock tick, a click, a change due) in order, apply what is due and
@@ -45,7 +46,7 @@ public struct Engine: ~Copyable {
     var practice = PracticeState()
     /// A time source's bar line given this block, placed once its position is known (`EngineBarAnchor.swift`).
     var barAnchor: BarAnchor?
-    /// What this block's time source owns (`beginBlock`): the player's tempo
+    /// What this block's time source owns (`Engine.cycle`): the player's tempo
     /// and start/stop for it become `sourceRequests` (`TimeSourceRequests.swift`).
     var owner = SourceOwnership.none
     var sourceRequests = TimeSourceRequests()
@@ -89,7 +90,7 @@ public struct Engine: ~Copyable {
     // MARK: - Render
 
     /// Renders `frames` frames starting at absolute frame `start`, after
-    /// `beginBlock` applied the block's commands.
+    /// `beginCycle` applied the block's commands (`Engine.cycle`).
     ///
     /// Writes the click into `click` and
     /// feedback cues into `feedback` (each `frames` long, may be nil) and the
@@ -99,7 +100,7 @@ public struct Engine: ~Copyable {
     /// later `start` (skipped cycles) keeps the grid where it was in time: what
     /// fell in the gap is late, sent at the block's first frame if it is MIDI and
     /// not too late.
-    public mutating func render(frames: Int, at start: Int64, control: borrowing EngineControl,
+    mutating func render(frames: Int, at start: Int64, control: borrowing EngineControl,
                                 click: UnsafeMutablePointer<Float>?, feedback: UnsafeMutablePointer<Float>?,
                                 events: inout MIDIEventBuffer, position: TimelinePosition? = nil) {
         events.removeAll()
@@ -200,7 +201,7 @@ public struct Engine: ~Copyable {
     mutating func skipAhead(to blockStart: Int64, status: borrowing EngineStatus) {
         let horizon = blockStart - midi.maximumLateness
         guard grid.frame(of: cursor) < horizon else { return }
-        nextPoint = nil
+        forgetCachedPoints()
         if case .tempo(let t)? = agenda.remove(.tempo)?.change { grid.change(tempo: t, at: cursor) }
         let target = max(cursor, grid.pulse(atOrBefore: horizon) + 1)
         let firstClock = nextClock
@@ -301,22 +302,19 @@ public struct Engine: ~Copyable {
     }
 }
 
-#if REALTIME_CHECKS
-/// The compiler's proof that `Engine.render` takes no lock and allocates nothing:
-/// `@_noLocks @_noAllocation` makes the optimizer reject any lock, allocation,
-/// reference counting, existential or runtime metadata in this function and
-/// everything it calls. It needs the whole module in view, so it is compiled in
-/// release builds (whole-module optimization); it is never called.
-@_noLocks @_noAllocation
-func realtimeCheckOfRender(_ engine: inout Engine, control: UnsafePointer<EngineControl>, click: UnsafeMutablePointer<Float>,
-                           events: inout MIDIEventBuffer) {
-    _ = engine.beginBlock(at: 0, owner: .tempoAndTransport, control: control.pointee)
-    engine.render(frames: 256, at: 0, control: control.pointee, click: click, feedback: click, events: &events)
-    // JACK transport's start and locate, taken in the cycle that sees them (EngineSharedTransport.swift).
-    engine.transportStarted(atBar: 1, blockStart: 0, control: control.pointee)
-    engine.transportLocated(toBar: 9, atFrame: 256, control: control.pointee)
+
+extension Engine {
+    /// Anything that moves the grid, the song or the agenda (a command, a time
+    /// source's position, a skip, a locate, a new rate) makes the points the
+    /// last block cached wrong: the next point it stopped at (`nextPoint`) and
+    /// the grid as it was before a change applied early (`heldView`, read by
+    /// `barBeatTick`). The one place they are forgotten; `advanceGrid` then
+    /// finds the next point afresh.
+    mutating func forgetCachedPoints() {
+        nextPoint = nil
+        heldView = nil
+    }
 }
-#endif
 
 /// A pulse of the grid and its frame.
 struct GridPoint: BitwiseCopyable {

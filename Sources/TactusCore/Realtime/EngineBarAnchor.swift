@@ -21,7 +21,7 @@ struct BarAnchor: BitwiseCopyable {
 /// the grid's frames are the source's, only the bar count moves.
 extension Engine {
     mutating func resolve(_ anchor: BarAnchor, status: borrowing EngineStatus, retired: borrowing SPSCRing<SoundSet>) {
-        nextPoint = nil
+        forgetCachedPoints()
         var change = BarChange(settings: anchor.settings, tempo: nil, point: .nextBar, sound: SoundChange(), line: anchor.line)
         // A bar change still waiting for a line of the old bars rides on this one.
         if case .bar(let older)? = agenda.remove(.bar)?.change {

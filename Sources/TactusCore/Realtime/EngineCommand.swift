@@ -15,6 +15,10 @@ public enum EngineCommand: Sendable, BitwiseCopyable {
     case `continue`
     /// Move the song position to the start of `bar` (1-based).
     case locate(bar: Int32)
+    /// Move the song position to the start of the bar a shared transport's
+    /// frame is in, counted at the grid's tempo and meter
+    /// (`Engine.transportBar(atFrame:)`, docs/DESIGN.md §13.2).
+    case locateTransport(frame: UInt32)
     /// New meter, accents, subdivision and optionally tempo, at a bar line or beat;
     /// with `sounds` and `gains`, the click plays them from that bar line's first
     /// click (a preset's samples and levels: the old bar keeps its sound to the

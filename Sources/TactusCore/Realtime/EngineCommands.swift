@@ -2,8 +2,7 @@
 /// render call (docs/DESIGN.md §4, §8).
 extension Engine {
     mutating func apply(_ command: EngineCommand, blockStart: Int64, control: borrowing EngineControl) {
-        nextPoint = nil
-        heldView = nil
+        forgetCachedPoints()
         // What the block's source owns is asked of it, not played (docs/DESIGN.md §9).
         if owner.transport {
             switch command {
@@ -40,6 +39,8 @@ extension Engine {
             } else {
                 sendSongPositionPointer(at: blockStart)
             }
+        case .locateTransport(let frame):
+            apply(.locate(bar: transportBar(atFrame: frame)), blockStart: blockStart, control: control)
         case .setTempo(let tempo):
             request(tempo: tempo)
         case .changeBar(let settings, let tempo, let point, let sounds, let gains):

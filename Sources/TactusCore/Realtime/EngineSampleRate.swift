@@ -20,7 +20,7 @@ extension Engine {
     /// the old set, which `freed` gets with any set still waiting for its bar
     /// line. Not for the render thread while it renders.
     public mutating func changeSampleRate(to rate: Int, sounds: SoundSet, continuingAt frame: Int64, freed: (SoundSet) -> Void) {
-        nextPoint = nil
+        forgetCachedPoints()
         let ratio = Double(rate) / Double(grid.sampleRate)
         let offset = scaledOffset(toRate: rate)
         // A preset's sounds still waiting were read at the old rate: freed; its gains stay.

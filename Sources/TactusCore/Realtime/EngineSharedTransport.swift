@@ -8,10 +8,10 @@
 extension Engine {
     /// The transport started rolling at `blockStart` (this block's first
     /// frame), in song bar `bar`: MIDI Start there for bar 1, else Song
-    /// Position and Continue from `bar` there. After `beginBlock`, before
-    /// `render`. Nothing when the song plays already (its own start, echoed by
+    /// Position and Continue from `bar` there. After the block's commands,
+    /// before its render (`Engine.cycle`). Nothing when the song plays already (its own start, echoed by
     /// the transport).
-    public mutating func transportStarted(atBar bar: Int32, blockStart: Int64, control: borrowing EngineControl) {
+    mutating func transportStarted(atBar bar: Int32, blockStart: Int64, control: borrowing EngineControl) {
         guard !song.running else { return }
         if bar <= 1 {
             apply(.start, blockStart: blockStart, control: control)
@@ -25,17 +25,16 @@ extension Engine {
     /// The transport jumped to song bar `bar` while rolling, from `frame` on:
     /// the end of the block just rendered (JACK holds a located transport at
     /// its new frame for the cycle that sees it, and rolls on from there with
-    /// the next). After `render`. The grid starts again at `frame` on its next
+    /// the next). After the block's render. The grid starts again at `frame` on its next
     /// clock tick, at its tempo, and the relocation (§4.5: Stop, Song Position,
     /// Continue) is made there now, so `barBeatTick(atFrame: frame)` is bar
     /// `bar`, beat 1, tick 0, and the next block plays that downbeat's click
     /// and clock tick at its first frame: never lost, whatever the old grid
     /// had due there. While the song is stopped the resume point moves and
     /// Song Position is sent, as `EngineCommand.locate`.
-    public mutating func transportLocated(toBar bar: Int32, atFrame frame: Int64, control: borrowing EngineControl) {
+    mutating func transportLocated(toBar bar: Int32, atFrame frame: Int64, control: borrowing EngineControl) {
         guard song.running && rolling else { return apply(.locate(bar: bar), blockStart: frame, control: control) }
-        nextPoint = nil
-        heldView = nil
+        forgetCachedPoints()
         // The first clock tick the last block did not reach: its frame is `frame` or later.
         let pulse = nextClock
         cursor = pulse

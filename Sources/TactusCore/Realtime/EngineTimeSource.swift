@@ -25,6 +25,8 @@ public struct TimelinePosition: Sendable, BitwiseCopyable, Equatable {
     /// what the move passed sounds at the block's first frame.
     public var corrected: Bool
 
+    /// Annotated for the process cycle's real-time check, which builds positions.
+    @_noLocks @_noAllocation
     public init(rolling: Bool, songPulse: Double, framesPerPulse: Double, bar: SourceBar? = nil, tempo: BPM? = nil,
                 corrected: Bool = false) {
         self.rolling = rolling
@@ -42,7 +44,7 @@ public struct TimelinePosition: Sendable, BitwiseCopyable, Equatable {
 }
 
 /// What a block's time source owns (docs/DESIGN.md §9), said by the host once
-/// a block in `Engine.beginBlock`, before the block's commands are read: the
+/// a block in `Engine.cycle` (`CycleInput.owner`), before the block's commands are read: the
 /// one rule of who decides. What the source owns, the player only asks for:
 /// the tempo (keys, taps, pressure, presets, the trainer's and a tempo map's
 /// steps) and Start, Continue and Stop become `TimeSourceRequests`, which the
@@ -86,8 +88,7 @@ extension Engine {
     /// Song Position and Continue on the next 16th), Stop and Song Position when
     /// time stands still, Stop/Song Position/Continue for a locate.
     mutating func follow(_ position: TimelinePosition, blockStart: Int64, frames: Int, control: borrowing EngineControl) {
-        nextPoint = nil
-        heldView = nil
+        forgetCachedPoints()
         guard position.rolling, position.framesPerPulse > 0, position.framesPerPulse.isFinite else {
             if song.running || agenda.entry(.transport) != nil { stop(at: blockStart, control: control) }
             rolling = false
@@ -161,7 +162,7 @@ extension Engine {
     mutating func stopFollowing() {
         guard followed != nil else { return }
         followed = nil
-        nextPoint = nil
+        forgetCachedPoints()
         if rolling { grid.change(at: cursor) }
     }
 }

@@ -20,6 +20,9 @@ public struct FrameClockReference: ~Copyable, @unchecked Sendable {
     public init() {}
 
     /// Render thread only. Wait-free.
+    #if REALTIME_CHECKS
+    @_noLocks @_noAllocation
+    #endif
     public func publish(frame f: Int64, microseconds t: Int64, microsecondsPerFrame: Double) {
         let s = sequence.load(ordering: .relaxed)
         sequence.store(s &+ 1, ordering: .relaxed)

@@ -34,6 +34,9 @@ public struct MIDIEventBuffer: ~Copyable {
         count += 1
     }
 
+    #if REALTIME_CHECKS
+    @_noLocks @_noAllocation
+    #endif
     public subscript(index: Int) -> TimedMIDIEvent {
         precondition(index >= 0 && index < count)
         return storage[index]

@@ -1,8 +1,8 @@
 /// What the player asked for of what a time source owns (`SourceOwnership`,
 /// docs/DESIGN.md §9): the tempo and start/stop go to the source, which decides
 /// when they take effect, instead of bending the grid. Gathered by the engine
-/// (the commands of `beginBlock`, the trainer's and a tempo map's steps in the
-/// block before) and handed to the host by the next `beginBlock`: the one
+/// (the block's commands, the trainer's and a tempo map's steps in the
+/// block before) and handed to the source by the next `Engine.cycle`: the one
 /// channel from the player to the source, read once a cycle.
 public struct TimeSourceRequests: Sendable, BitwiseCopyable, Equatable {
     /// The last tempo asked for (keys, taps, pressure, presets, trainer, map), if any.
@@ -22,21 +22,6 @@ public struct TimeSourceRequests: Sendable, BitwiseCopyable, Equatable {
 }
 
 extension Engine {
-    /// The first half of every block, before `render` (the JACK cycle, LV2's
-    /// run, `tactus render` and the tests call both, in this order): `owner` is
-    /// what this block's time source owns, the queued commands are applied under
-    /// it, and the requests for the source gathered since the last block are
-    /// returned (cleared), for the host to hand to the source before it asks
-    /// the source for the block's position.
-    public mutating func beginBlock(at start: Int64, owner: SourceOwnership, control: borrowing EngineControl) -> TimeSourceRequests {
-        self.owner = owner
-        while let command = control.commands.pop() {
-            apply(command, blockStart: start, control: control)
-        }
-        defer { sourceRequests = TimeSourceRequests() }
-        return sourceRequests
-    }
-
     /// A tempo the engine would set itself (the trainer's step, a tempo map's
     /// segment): asked of the source when it owns the tempo; false then, and
     /// the grid is left to the source.

@@ -77,12 +77,13 @@ struct PracticeDisplayTests {
         var events = MIDIEventBuffer(capacity: 1024)
         control.pointee.commands.push(.start)
         // Into bar 3 (the second entry's first bar, a gap bar: 2 heard, 1 silent).
-        _ = engine.beginBlock(at: 0, owner: .none, control: control.pointee)
-        engine.render(frames: 2 * 96_000 + 1_000, at: 0, control: control.pointee, click: nil, feedback: nil, events: &events)
+        var ownTime = GivenPosition()
+        engine.cycle(CycleInput(start: 0, frames: 2 * 96_000 + 1_000), source: &ownTime, control: control.pointee,
+                     click: nil, feedback: nil, events: &events)
         var view = PracticeView(status: control.pointee.status, map: map, trainer: false)
         #expect(view.section == "entry 2" && view.sectionBar == 1 && view.sectionBars == 3 && view.gapMuted)
-        _ = engine.beginBlock(at: 2 * 96_000 + 1_000, owner: .none, control: control.pointee)
-        engine.render(frames: 96_000, at: 2 * 96_000 + 1_000, control: control.pointee, click: nil, feedback: nil, events: &events)
+        engine.cycle(CycleInput(start: 2 * 96_000 + 1_000, frames: 96_000), source: &ownTime, control: control.pointee,
+                     click: nil, feedback: nil, events: &events)
         view = PracticeView(status: control.pointee.status, map: map, trainer: false)
         #expect(view.section == "entry 2" && view.sectionBar == 2 && !view.gapMuted)
     }

@@ -28,8 +28,8 @@ struct TimeSourceRequestsTests {
         h.send(.stop)
         h.send(.continue)
         h.send(.setTempo(BPM(140.5)))
-        #expect(h.engine.beginBlock(at: 0, owner: .tempoAndTransport, control: h.control.pointee) == TimeSourceRequests(tempo: BPM(140.5), running: true))
-        #expect(h.engine.beginBlock(at: 0, owner: .tempoAndTransport, control: h.control.pointee) == TimeSourceRequests())
+        #expect(h.engine.beginCycle(CycleInput(start: 0, frames: 0, owner: .tempoAndTransport), control: h.control.pointee).requests == TimeSourceRequests(tempo: BPM(140.5), running: true))
+        #expect(h.engine.beginCycle(CycleInput(start: 0, frames: 0, owner: .tempoAndTransport), control: h.control.pointee).requests == TimeSourceRequests())
         h.owner = .tempoAndTransport
         // Nothing started or moved by the engine itself: no Start, no clock.
         h.run(frames: 48_000, block: 256)
@@ -42,7 +42,7 @@ struct TimeSourceRequestsTests {
     @Test func aPresetsTempoGoesToTheSourceAndItsBarStillChanges() {
         let h = EngineHarness(EngineConfiguration(sampleRate: 48_000, tempo: BPM(120)))
         h.send(.changeBar(BarSettings(meter: Meter("3/4")!), tempo: BPM(90), at: .nextBar))
-        #expect(h.engine.beginBlock(at: 0, owner: .tempoAndTransport, control: h.control.pointee) == TimeSourceRequests(tempo: BPM(90)))
+        #expect(h.engine.beginCycle(CycleInput(start: 0, frames: 0, owner: .tempoAndTransport), control: h.control.pointee).requests == TimeSourceRequests(tempo: BPM(90)))
         h.owner = .tempoAndTransport
         h.run(frames: 256, block: 256)
         #expect(h.control.pointee.status.beatsPerBar.load(ordering: .relaxed) == 3)
@@ -78,7 +78,7 @@ struct TimeSourceRequestsTests {
         // One bar at 90, one at 150, then the map ends (the song stops there).
         let map = MapTimeline(try TempoMapParser.parse("1 90\n1 150\n", file: "t.map"))
         let h = ownedHarness(EngineConfiguration(sampleRate: 48_000, tempo: BPM(120), map: map))
-        // Through the block after the end's (frame 192 000), whose `beginBlock` hands on the stop.
+        // Through the block after the end's (frame 192 000), whose cycle hands on the stop.
         h.run(frames: 2 * 96_000 + 512, block: 256)
         #expect(h.requests == [TimeSourceRequests(tempo: BPM(90), enginesOwnTempo: true), TimeSourceRequests(tempo: BPM(150), enginesOwnTempo: true),
                                TimeSourceRequests(running: false)])

@@ -1,0 +1,62 @@
+import TactusCore
+import TactusLink
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The JACK cycle's time source (docs/DESIGN.md §9), asked by `Engine.cycle`
+/// once the block's commands are applied: with Link owning the transport, the
+/// session, which commits the player's requests first and answers with its
+/// beat where the block is heard (§11.2); with JACK transport following
+/// (`--transport follow`), the master's position read this cycle, the
+/// player's Start and Stop handed to the control thread for
+/// `jack_transport_start`/`_stop` and the engine's own tempi refused (§13.4);
+/// otherwise none (the engine's own anchor).
+struct JackCycleSource: CycleSource {
+    let context: UnsafeMutablePointer<ProcessContext>
+    let owner: SourceOwnership
+    /// The transport's position (follow mode), read before the cycle.
+    let transport: TimelinePosition?
+    let start: Int64
+    let frames: Int
+    /// The block's host time (Link's clock) and JACK's filtered period.
+    let host: Double
+    let microsecondsPerFrame: Double
+
+    #if REALTIME_CHECKS
+    @_noLocks @_noAllocation
+    #endif
+    mutating func position(answering requests: TimeSourceRequests, pulsesPerBeat: Int64) -> TimelinePosition? {
+        guard owner.transport else { return transport }
+        let shared = context.pointee.shared
+        if let before = context.pointee.link?.peerTempoChanges {
+            let position = context.pointee.link?.position(frame: start, frames: frames, hostMicroseconds: host,
+                                                          microsecondsPerFrame: microsecondsPerFrame,
+                                                          latencyFrames: shared.pointee.clickLatency.load(ordering: .relaxed),
+                                                          pulsesPerBeat: pulsesPerBeat,
+                                                          alone: shared.pointee.linkPeers.load(ordering: .relaxed) == 0,
+                                                          requests: requests)
+            let phase = context.pointee.link?.phase ?? 0
+            let tempo = context.pointee.link?.tempo ?? 0
+            let changes = context.pointee.link?.peerTempoChanges ?? before
+            shared.pointee.linkPhaseMillionths.store(Int(phase * 1_000_000), ordering: .relaxed)
+            shared.pointee.linkTempoHundredths.store(Int(tempo * 100 + 0.5), ordering: .relaxed)
+            shared.pointee.linkPeerTempoChanges.store(changes, ordering: .releasing)
+            // A peer's tempo: the control thread takes it into the pressure controller now.
+            if changes != before, let wakeup = context.pointee.wakeup { ProcessCycle.post(wakeup) }
+            return position
+        }
+        if let running = requests.running {
+            shared.pointee.lastTransportRequest.store(running, ordering: .relaxed)
+            shared.pointee.transportRequests.add(1, ordering: .releasing)
+            if let wakeup = context.pointee.wakeup { ProcessCycle.post(wakeup) }
+        }
+        // The player's tempi the control session sees itself; the engine's own it hears of
+        // here, woken to say so now (once a run: the trainer steps at bar lines at the most).
+        if requests.enginesOwnTempo {
+            shared.pointee.refusedEngineTempi.add(1, ordering: .relaxed)
+            if let wakeup = context.pointee.wakeup { ProcessCycle.post(wakeup) }
+        }
+        return transport
+    }
+}
