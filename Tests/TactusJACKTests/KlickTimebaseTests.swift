@@ -9,7 +9,7 @@ import TactusCore
 /// beats before it in doubles; the BBT is the last beat its process cycle
 /// passed, integer ticks, 1920 a beat), a period of 256 frames, and each cycle's
 /// reading fed to `BBTFollower` and the engine as the JACK cycle does
-/// (`ProcessCycle.readTransport`, then `Engine.beginBlock` and `render`).
+/// (`ProcessCycle.readTransport`, then `Engine.cycle`).
 ///
 /// klick reads a beat as passed only when it falls before the end of a cycle,
 /// so a beat on a cycle's first frame is still ahead of its position when it
@@ -105,8 +105,9 @@ import TactusCore
                 position = bbt
             }
             let start = Int64(lead + k * period)
-            _ = engine.beginBlock(at: start, owner: .tempoAndTransport, control: control.pointee)
-            engine.render(frames: period, at: start, control: control.pointee, click: click, feedback: nil, events: &events, position: position)
+            var source = GivenPosition(position)
+            engine.cycle(CycleInput(start: start, frames: period, owner: .tempoAndTransport), source: &source, control: control.pointee,
+                         click: click, feedback: nil, events: &events)
             for i in 0..<period where click[i] != 0 { clicks.append((frame + i, click[i] == 1)) }
             for i in 0..<events.count where events[i].bytes.status != MIDIStatus.timingClock { transport.append(events[i].bytes.status) }
         }
