@@ -139,12 +139,16 @@ public enum OptionTable {
         ]
     }()
 
+    static let waitAllowed = "a duration in seconds from 0 to 86400 (0: try once)"
+
     static let jack: [OptionSpec] = [
         value("--name", "n", "NAME", [.run, .learn], .jack, "JACK client name (default tactus)", "a JACK client name") { o, v, n throws(OptionError) in
             guard !v.isEmpty, v.utf8.count <= 63 else { throw bad(n, v, "a JACK client name of 1 to 63 bytes") }
             o.clientName = v
         },
         value("--server", "s", "NAME", [.run, .learn, .ports], .jack, "JACK server name", "a JACK server name") { o, v, _ in o.serverName = v },
+        value("--wait", nil, "SECONDS", [.run], .jack, "give up (status 1) if no JACK server answered within SECONDS (default: wait until Ctrl-C)",
+              waitAllowed) { o, v, n throws(OptionError) in o.waitSeconds = try number(v, n, in: 0...86_400, waitAllowed, unit: "s") },
         value("--connect-clock", nil, "PORT", [.run], .jack, "JACK MIDI port to send the clock to (repeatable)",
               "a JACK MIDI input port (e.g. 'ardour:MIDI clock in')", completion: .jackPort(kind: "midi", direction: .input)) { o, v, _ in o.connectClock.append(v) },
         value("--connect-control", nil, "PORT", [.run, .learn], .jack, "JACK MIDI port to read the controller from (repeatable)",

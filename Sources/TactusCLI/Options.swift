@@ -58,6 +58,9 @@ public struct Options: Sendable {
     // JACK.
     public var clientName = "tactus"
     public var serverName: String?
+    /// `--wait SECONDS`: how long a run waits for a first JACK server before it
+    /// gives up with status 1; nil waits until Ctrl-C.
+    public var waitSeconds: Double?
     public var connectClock: [String] = []
     public var connectFeedback: [String] = []
     public var connectControl: [String] = []
