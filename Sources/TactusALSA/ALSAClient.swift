@@ -100,7 +100,7 @@ public final class ALSAClient: @unchecked Sendable {
     /// why in words (snd_seq_open fails with ENOENT when /dev/snd/seq is missing,
     /// the snd-seq module not loaded or no sound card; EACCES without the audio
     /// group's permission), and that the JACK side is untouched.
-    static func unavailable(_ error: SequencerError) -> String {
+    public static func unavailable(_ error: SequencerError) -> String {
         let why: String
         switch (error.operation, -error.code) {
         case ("snd_seq_open", ENOENT), ("snd_seq_open", ENODEV): why = "there is no /dev/snd/seq (load it with sudo modprobe snd-seq)"

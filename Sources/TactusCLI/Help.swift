@@ -48,7 +48,7 @@ extension Options.Command {
     var summary: String {
         switch self {
         case .run: "click on JACK, MIDI clock on JACK MIDI and the ALSA sequencer (the default command)"
-        case .render: "render a click track to a WAV file offline, by the engine code the JACK callback runs"
+        case .render: "render a click track to a WAV, AIFF, FLAC or Ogg file offline, by the engine code the JACK callback runs"
         case .presets: "list the presets with their Program Change numbers, or check preset files"
         case .ports: "list the ALSA sequencer and JACK ports Tactus can connect to"
         case .learn: "map the control keys and calibrate aftertouch (saves controller.json)"
@@ -79,7 +79,9 @@ extension Options.Command {
         case .render: [
             "The tempo: --bpm, else the preset's, else 120. A render never reads the last tempo, so a command",
             "  renders the same file each time.",
-            "Files past 4 GiB are RF64 (WAV with 64-bit sizes, EBU Tech 3306), as libsndfile, sox and DAWs read.",
+            "The file's extension chooses its type: .wav, .aiff (.aif), .flac (16 or 24 bit) or .ogg (Ogg Vorbis,",
+            "  lossy: no --format); no extension is WAV; - (standard output) is refused, the header comes last.",
+            "WAV files past 4 GiB are RF64 (WAV with 64-bit sizes, EBU Tech 3306), as libsndfile, sox and DAWs read.",
         ]
         case .presets: [
             "check without FILE checks every file of both preset folders; a NAME checks that preset's file.",

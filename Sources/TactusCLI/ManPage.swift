@@ -143,7 +143,7 @@ enum ManPage {
 
     static let exitStatus = [
         ("0", "Success; run ends by q, Ctrl-C, SIGINT or SIGTERM."),
-        ("1", "A failure while running: no JACK server, a file that cannot be written, learn ended without a result."),
+        ("1", "A failure while running: no JACK server was ever reached (run ended by Ctrl-C or --wait), a file that cannot be written (render's file or --midi-log: the reason first, the library's words after), learn ended without a result."),
         ("2", "A usage error: an unknown option or command, a bad value, a preset or controller file with an error (one line naming it and what is allowed)."),
     ]
 

@@ -255,10 +255,11 @@ public enum OptionTable {
             value("--sample-rate", "r", "HZ", [.render], .render, "default 48000 (44100, 96kHz)", "a sample rate from 8000 to 192000 Hz") { o, v, n throws(OptionError) in
                 o.sampleRate = try sampleRate(v, n)
             },
-            value("--format", nil, "16|24|float", [.render], .render, "WAV sample format (default 16); RF64 past 4 GiB", "one of \(formats)",
+            value("--format", nil, "16|24|float", [.render], .render, "sample format of .wav and .aiff, of .flac 16 or 24 (default 16); .wav is RF64 past 4 GiB", "one of \(formats)",
                   choices: Options.WAVFormat.allCases.map(\.rawValue)) { o, v, n throws(OptionError) in
                 guard let f = Options.WAVFormat(rawValue: v) else { throw bad(n, v, "one of \(formats)") }
                 o.wavFormat = f
+                o.wavFormatGiven = true
             },
             value("--midi-log", nil, "FILE", [.render], .render, "write every MIDI event with its absolute frame (- for standard output)",
                   "a file for the MIDI event log, or - for standard output", completion: .file) { o, v, _ in o.midiLog = v },
