@@ -77,6 +77,7 @@ extension Options.Command {
             "  pressure hold ends, when the tempo keys (arrows) change it and when taps set it; a preset does not.",
         ]
         case .render: [
+            "--map FILE sets each entry's tempo, meter and pattern: --bpm, --meter and --accents are refused with it.",
             "The tempo: --bpm, else the preset's, else 120. A render never reads the last tempo, so a command",
             "  renders the same file each time.",
             "The file's extension chooses its type: .wav, .aiff (.aif), .flac (16 or 24 bit) or .ogg (Ogg Vorbis,",
