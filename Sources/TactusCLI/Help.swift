@@ -10,7 +10,8 @@ public enum Help {
         }
         lines += ["", "Usage of each:"]
         lines += Options.Command.allCases.flatMap(\.usage).map { "  " + $0 }
-        lines += ["", "tactus COMMAND --help lists the options of that command (tactus run --help: the metronome's)."]
+        lines += ["", "tactus COMMAND --help lists the options of that command (tactus run --help: the metronome's).",
+                  "The manual: man tactus once installed; from a clone, tactus --help-man | man -l - (the page, generated)."]
         lines += optionLines(OptionTable.general)
         lines.append(badValues)
         return lines.joined(separator: "\n")
@@ -33,7 +34,10 @@ public enum Help {
         return lines.joined(separator: "\n")
     }
 
-    static let badValues = "Bad values exit with status 2 and one line naming the option and what is allowed."
+    static let badValues = "Bad values exit with status 2 and one line naming the option and what is allowed (and the word meant, for a typo)."
+
+    /// Where the manual is, installed or from a clone (`tactus --help-man` writes tactus(1)).
+    static let whereIsTheManual = "the manual is man tactus once installed; from a clone, tactus --help-man | man -l -; tactus --help lists the commands"
 
     /// `  -b, --bpm BPM              tempo, …`: the synopses in one column, as
     /// wide as the widest of the command's (`column`), two spaces before the help.

@@ -152,8 +152,10 @@ enum ManPage {
         ("tactus 7/8 133 X.x.x..", "klick's form: meter, tempo in quarter notes, accents."),
         ("tactus --preset Waltz --connect-clock 'a2j:Midi Through [14] (playback): Midi Through Port-0'", "Start with a preset and send the clock to a JACK MIDI port."),
         ("tactus --alsa-clock-to 20:0 --alsa-control-from 24:0", "Clock to an ALSA sequencer port, the controller read from another (aconnect -l lists them too)."),
+        ("tactus --wait 10 system:playback_1", "As a service would: exit 1 if no JACK server answered within 10 seconds."),
         ("tactus learn", "Press the control keys and press hard: saves controller.json."),
         ("tactus render click.wav --seconds 600 --bpm 120 --subdivision eighths", "Ten minutes of click track, offline."),
+        ("tactus render song.flac --map song.map", "A klick tempo map rendered whole, to FLAC (.wav, .aiff and .ogg by their names too)."),
         ("tactus presets check ~/.config/tactus/presets/song.json", "Check a preset file and print every error in it."),
         ("tactus ports", "The ALSA sequencer and JACK ports to give --alsa-clock-to, --connect-clock and the like."),
     ]

@@ -247,7 +247,7 @@ public enum OptionTable {
         let secondsAllowed = "a duration in seconds, more than 0 and at most 86400"
         let formats = Options.WAVFormat.allCases.map(\.rawValue).joined(separator: ", ")
         return [
-            value("--seconds", nil, "N", [.render], .render, "length of the click track (600, 600s)", secondsAllowed) { o, v, n throws(OptionError) in
+            value("--seconds", nil, "N", [.render], .render, "length of the click track, up to 86400 (a day) (600, 600s)", secondsAllowed) { o, v, n throws(OptionError) in
                 let d = try number(v, n, in: 0...86_400, secondsAllowed, unit: "s")
                 guard d > 0 else { throw bad(n, v, secondsAllowed) }
                 o.seconds = d
@@ -309,7 +309,12 @@ public enum OptionTable {
     /// A number, with `unit` after it or not, as a musician writes it: `-6dB`,
     /// `-6 dB` and `-6` are the same gain (the unit's case aside).
     static func number(_ value: String, _ name: String, in range: ClosedRange<Double>, _ allowed: String, unit: String? = nil) throws(OptionError) -> Double {
-        guard let d = Double(withoutUnit(value, unit)), d.isFinite, range.contains(d) else { throw bad(name, value, allowed) }
+        guard let d = Double(withoutUnit(value, unit)), d.isFinite, range.contains(d) else {
+            // `97,3`: a decimal comma, as many locales write it; the command line takes a point.
+            let pointed = String(value.map { $0 == "," ? "." : $0 })
+            if value.contains(","), Double(withoutUnit(pointed, unit)) != nil { throw bad(name, value, allowed + "; a decimal point, not a comma: \(pointed)") }
+            throw bad(name, value, allowed)
+        }
         return d
     }
 

@@ -20,7 +20,7 @@ public enum RenderCommand {
         do {
             let summary = try render(options, tempo: tempo, bar: bar)
             let realtime = summary.seconds > 0 ? Double(summary.frames) / Double(options.sampleRate) / summary.seconds : 0
-            let line = "tactus: rendered \(summary.frames) frames (\(format(Double(summary.frames) / Double(options.sampleRate))) s at \(options.sampleRate) Hz) to \(options.arguments[0])\(summary.container == .rf64 ? " (RF64: more than a WAV file's 4 GiB)" : "") in \(format(summary.seconds)) s (\(Int(realtime))x realtime), \(summary.clicks) clicks, \(summary.midiEvents) MIDI events"
+            let line = "tactus: rendered \(summary.frames) frames (\(format(Double(summary.frames) / Double(options.sampleRate))) s at \(options.sampleRate) Hz) to \(options.arguments[0])\(summary.container == .rf64 ? " (RF64: more than a WAV file's 4 GiB)" : "") in \(format(summary.seconds)) s (\(Int(realtime))x realtime), \(counted(summary.clicks, "click")), \(counted(summary.midiEvents, "MIDI event"))"
             // Standard output is the MIDI log's with `--midi-log -`: the summary goes beside it.
             if options.midiLog == "-" { printError(line) } else { print(line) }
             return 0
@@ -125,6 +125,9 @@ public enum RenderCommand {
         for i in 0..<events.count { fputs(MIDILog.line(events[i]) + "\n", file) }
     }
 }
+
+/// `1 click`, `2 clicks`.
+func counted(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 
 func monotonicSeconds() -> Double {
     var ts = timespec()
