@@ -112,7 +112,7 @@ enum ManPage {
         "    \"pressure\": { \"mode\": \"continuous\", \"channel\": 1 }",
         "  }",
         "name: 1 to 64 characters; program: 0 to 127, the Program Change that selects it; tempo: 1 to 999 BPM of the meter's unit; meter, accents and subdivision as the options --meter, --accents and --subdivision take them; a sample is \"builtin\" or a WAV file (relative to the preset's folder), a gain 0 to 4.",
-        "A user preset with a shipped one's name (ignoring case) hides it. tactus presets check validates files and prints every error of each. A set list (--setlist) is one preset name a line; # starts a comment.",
+        "A user preset with a shipped one's name (ignoring case) hides it. tactus presets check validates files and prints every error of each, file by file in order, with the line and column of the value. A set list (--setlist) is one preset name a line; # starts a comment.",
     ]
 
     static let controllerFormat = [
