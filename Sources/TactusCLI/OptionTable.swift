@@ -111,7 +111,7 @@ public enum OptionTable {
                 guard let m = Meter(v) else { throw bad(n, v, meterAllowed) }
                 o.meter = m
             },
-            value("--accents", "a", "PATTERN", .playing, .tempo, "one symbol a beat: X accent, x normal, o soft, . silent (default X then x)", accentsAllowed) { o, v, n throws(OptionError) in
+            value("--accents", "a", "PATTERN", .playing, .tempo, "one symbol a beat: X accent, x normal, o soft, . silent with its subdivisions (default X then x)", accentsAllowed) { o, v, n throws(OptionError) in
                 guard let a = AccentPattern(v) else { throw bad(n, v, accentsAllowed) }
                 o.accents = a
             },
