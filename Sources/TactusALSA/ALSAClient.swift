@@ -1,4 +1,7 @@
 import CALSA
+#if canImport(Glibc)
+import Glibc
+#endif
 import TactusCore
 
 /// Tactus on the ALSA sequencer: a client named `Tactus` with a `clock` port
@@ -88,9 +91,23 @@ public final class ALSAClient: @unchecked Sendable {
             client.startInput(into: controlEvents, wakeup: wakeup)
             return client
         } catch {
-            report("\(error); carrying on without the ALSA sequencer (JACK only)")
+            report(unavailable(error))
             return nil
         }
+    }
+
+    /// The one line for a sequencer that cannot be used: the ALSA clock is off,
+    /// why in words (snd_seq_open fails with ENOENT when /dev/snd/seq is missing,
+    /// the snd-seq module not loaded or no sound card; EACCES without the audio
+    /// group's permission), and that the JACK side is untouched.
+    public static func unavailable(_ error: SequencerError) -> String {
+        let why: String
+        switch (error.operation, -error.code) {
+        case ("snd_seq_open", ENOENT), ("snd_seq_open", ENODEV): why = "there is no /dev/snd/seq (load it with sudo modprobe snd-seq)"
+        case ("snd_seq_open", EACCES), ("snd_seq_open", EPERM): why = "/dev/snd/seq may not be opened by this user (join the audio group)"
+        default: why = "the sequencer refused: \(error.reason)"
+        }
+        return "ALSA clock off: \(why); the JACK MIDI clock and control ports still work"
     }
 
     /// Starts the clock thread on the clock stream the JACK process callback fills

@@ -10,7 +10,8 @@ public enum Help {
         }
         lines += ["", "Usage of each:"]
         lines += Options.Command.allCases.flatMap(\.usage).map { "  " + $0 }
-        lines += ["", "tactus COMMAND --help lists the options of that command (tactus run --help: the metronome's)."]
+        lines += ["", "tactus COMMAND --help lists the options of that command (tactus run --help: the metronome's).",
+                  "The manual: man tactus once installed; from a clone, tactus --help-man | man -l - (the page, generated)."]
         lines += optionLines(OptionTable.general)
         lines.append(badValues)
         return lines.joined(separator: "\n")
@@ -33,7 +34,10 @@ public enum Help {
         return lines.joined(separator: "\n")
     }
 
-    static let badValues = "Bad values exit with status 2 and one line naming the option and what is allowed."
+    static let badValues = "Bad values exit with status 2 and one line naming the option and what is allowed (and the word meant, for a typo)."
+
+    /// Where the manual is, installed or from a clone (`tactus --help-man` writes tactus(1)).
+    static let whereIsTheManual = "the manual is man tactus once installed; from a clone, tactus --help-man | man -l -; tactus --help lists the commands"
 
     /// `  -b, --bpm BPM              tempo, …`: the synopses in one column, as
     /// wide as the widest of the command's (`column`), two spaces before the help.
@@ -48,7 +52,7 @@ extension Options.Command {
     var summary: String {
         switch self {
         case .run: "click on JACK, MIDI clock on JACK MIDI and the ALSA sequencer (the default command)"
-        case .render: "render a click track to a WAV file offline, by the engine code the JACK callback runs"
+        case .render: "render a click track to a WAV, AIFF, FLAC or Ogg file offline, by the engine code the JACK callback runs"
         case .presets: "list the presets with their Program Change numbers, or check preset files"
         case .ports: "list the ALSA sequencer and JACK ports Tactus can connect to"
         case .learn: "map the control keys and calibrate aftertouch (saves controller.json)"
@@ -77,9 +81,12 @@ extension Options.Command {
             "  pressure hold ends, when the tempo keys (arrows) change it and when taps set it; a preset does not.",
         ]
         case .render: [
+            "--map FILE sets each entry's tempo, meter and pattern: --bpm, --meter and --accents are refused with it.",
             "The tempo: --bpm, else the preset's, else 120. A render never reads the last tempo, so a command",
             "  renders the same file each time.",
-            "Files past 4 GiB are RF64 (WAV with 64-bit sizes, EBU Tech 3306), as libsndfile, sox and DAWs read.",
+            "The file's extension chooses its type: .wav, .aiff (.aif), .flac (16 or 24 bit) or .ogg (Ogg Vorbis,",
+            "  lossy: no --format); no extension is WAV; - (standard output) is refused, the header comes last.",
+            "WAV files past 4 GiB are RF64 (WAV with 64-bit sizes, EBU Tech 3306), as libsndfile, sox and DAWs read.",
         ]
         case .presets: [
             "check without FILE checks every file of both preset folders; a NAME checks that preset's file.",

@@ -51,6 +51,8 @@ public enum LearnCommand {
         } catch let error as OptionError {
             printError(error.message)
             return OptionError.exitStatus
+        } catch let error as SequencerError {
+            printError("tactus: " + ALSAClient.unavailable(error))
         } catch {
             printError("tactus: \(error); learning from JACK only")
         }

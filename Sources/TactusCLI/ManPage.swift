@@ -112,7 +112,7 @@ enum ManPage {
         "    \"pressure\": { \"mode\": \"continuous\", \"channel\": 1 }",
         "  }",
         "name: 1 to 64 characters; program: 0 to 127, the Program Change that selects it; tempo: 1 to 999 BPM of the meter's unit; meter, accents and subdivision as the options --meter, --accents and --subdivision take them; a sample is \"builtin\" or a WAV file (relative to the preset's folder), a gain 0 to 4.",
-        "A user preset with a shipped one's name (ignoring case) hides it. tactus presets check validates files and prints every error of each. A set list (--setlist) is one preset name a line; # starts a comment.",
+        "A user preset with a shipped one's name (ignoring case) hides it. tactus presets check validates files and prints every error of each, file by file in order, with the line and column of the value. A set list (--setlist) is one preset name a line; # starts a comment.",
     ]
 
     static let controllerFormat = [
@@ -143,7 +143,7 @@ enum ManPage {
 
     static let exitStatus = [
         ("0", "Success; run ends by q, Ctrl-C, SIGINT or SIGTERM."),
-        ("1", "A failure while running: no JACK server, a file that cannot be written, learn ended without a result."),
+        ("1", "A failure while running: no JACK server was ever reached (run ended by Ctrl-C or --wait), a file that cannot be written (render's file or --midi-log: the reason first, the library's words after), learn ended without a result."),
         ("2", "A usage error: an unknown option or command, a bad value, a preset or controller file with an error (one line naming it and what is allowed)."),
     ]
 
@@ -152,8 +152,10 @@ enum ManPage {
         ("tactus 7/8 133 X.x.x..", "klick's form: meter, tempo in quarter notes, accents."),
         ("tactus --preset Waltz --connect-clock 'a2j:Midi Through [14] (playback): Midi Through Port-0'", "Start with a preset and send the clock to a JACK MIDI port."),
         ("tactus --alsa-clock-to 20:0 --alsa-control-from 24:0", "Clock to an ALSA sequencer port, the controller read from another (aconnect -l lists them too)."),
+        ("tactus --wait 10 system:playback_1", "As a service would: exit 1 if no JACK server answered within 10 seconds."),
         ("tactus learn", "Press the control keys and press hard: saves controller.json."),
         ("tactus render click.wav --seconds 600 --bpm 120 --subdivision eighths", "Ten minutes of click track, offline."),
+        ("tactus render song.flac --map song.map", "A klick tempo map rendered whole, to FLAC (.wav, .aiff and .ogg by their names too)."),
         ("tactus presets check ~/.config/tactus/presets/song.json", "Check a preset file and print every error in it."),
         ("tactus ports", "The ALSA sequencer and JACK ports to give --alsa-clock-to, --connect-clock and the like."),
     ]

@@ -15,6 +15,7 @@ enum MapFile {
             if options.mapLoop { throw OptionError("tactus: --map-loop needs a tempo map: --map FILE") }
             return nil
         }
+        if let conflict = conflict(options) { throw conflict }
         let bytes: [UInt8]
         do throws(FileError) {
             bytes = try FileSystem.read(path, limit: maximumSize)
@@ -37,5 +38,16 @@ enum MapFile {
                               + (labels.isEmpty ? " (it has no labels)" : " (its labels: \(labels.joined(separator: ", ")))"))
         }
         return from
+    }
+
+    /// A map sets each entry's tempo, meter and pattern (klick's format): an
+    /// option that sets them too would be ignored, so it is refused, naming both.
+    static func conflict(_ options: Options) -> OptionError? {
+        let given: [(Bool, String, String)] = [
+            (options.tempo != nil, "--bpm", "the tempo"), (options.quarterNoteTempo != nil, "a tempo (klick's form)", "the tempo"),
+            (options.meter != nil, "--meter", "the meter"), (options.accents != nil, "--accents", "the accent pattern"),
+        ]
+        guard let (_, option, what) = given.first(where: \.0) else { return nil }
+        return OptionError("tactus: --map and \(option) cannot go together: the map sets \(what) of each entry; leave \(option) out, or write it in the map")
     }
 }

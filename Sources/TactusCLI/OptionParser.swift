@@ -38,7 +38,14 @@ public enum OptionParser {
             } else if attached != nil {
                 throw OptionError("tactus: \(name) takes no value")
             }
-            try spec.apply(&options, value ?? "", name)
+            do {
+                try spec.apply(&options, value ?? "", name)
+            } catch {
+                // A word mistyped among a few: the one it most likely meant (not for
+                // numbers: 7/9 is no typo of 7/8, nor 8 of 16).
+                guard let value, value.contains(where: \.isLetter), let near = Spelling.nearest(to: value, among: spec.choices), near != value else { throw error }
+                throw OptionError(error.message + " (did you mean \(near)?)", status: error.status)
+            }
             given.append((name, spec))
         }
         if options.command == .run {
@@ -65,6 +72,9 @@ public enum OptionParser {
 
     /// An unknown option, with the long option it most likely meant.
     static func unknown(_ name: String) -> OptionError {
+        if ["--man", "--manual", "-man"].contains(name.lowercased()) {
+            return OptionError("tactus: unknown option '\(name)': " + Help.whereIsTheManual)
+        }
         if name.count > 2, let near = Spelling.nearest(to: name, among: OptionTable.all.map(\.long)) {
             return OptionError("tactus: unknown option '\(name)' (did you mean \(near)?)")
         }

@@ -111,7 +111,7 @@ public enum OptionTable {
                 guard let m = Meter(v) else { throw bad(n, v, meterAllowed) }
                 o.meter = m
             },
-            value("--accents", "a", "PATTERN", .playing, .tempo, "one symbol a beat: X accent, x normal, o soft, . silent (default X then x)", accentsAllowed) { o, v, n throws(OptionError) in
+            value("--accents", "a", "PATTERN", .playing, .tempo, "one symbol a beat: X accent, x normal, o soft, . silent with its subdivisions (default X then x)", accentsAllowed) { o, v, n throws(OptionError) in
                 guard let a = AccentPattern(v) else { throw bad(n, v, accentsAllowed) }
                 o.accents = a
             },
@@ -139,12 +139,16 @@ public enum OptionTable {
         ]
     }()
 
+    static let waitAllowed = "a duration in seconds from 0 to 86400 (0: try once)"
+
     static let jack: [OptionSpec] = [
         value("--name", "n", "NAME", [.run, .learn], .jack, "JACK client name (default tactus)", "a JACK client name") { o, v, n throws(OptionError) in
             guard !v.isEmpty, v.utf8.count <= 63 else { throw bad(n, v, "a JACK client name of 1 to 63 bytes") }
             o.clientName = v
         },
         value("--server", "s", "NAME", [.run, .learn, .ports], .jack, "JACK server name", "a JACK server name") { o, v, _ in o.serverName = v },
+        value("--wait", nil, "SECONDS", [.run], .jack, "give up (status 1) if no JACK server answered within SECONDS (default: wait until Ctrl-C)",
+              waitAllowed) { o, v, n throws(OptionError) in o.waitSeconds = try number(v, n, in: 0...86_400, waitAllowed, unit: "s") },
         value("--connect-clock", nil, "PORT", [.run], .jack, "JACK MIDI port to send the clock to (repeatable)",
               "a JACK MIDI input port (e.g. 'ardour:MIDI clock in')", completion: .jackPort(kind: "midi", direction: .input)) { o, v, _ in o.connectClock.append(v) },
         value("--connect-control", nil, "PORT", [.run, .learn], .jack, "JACK MIDI port to read the controller from (repeatable)",
@@ -243,7 +247,7 @@ public enum OptionTable {
         let secondsAllowed = "a duration in seconds, more than 0 and at most 86400"
         let formats = Options.WAVFormat.allCases.map(\.rawValue).joined(separator: ", ")
         return [
-            value("--seconds", nil, "N", [.render], .render, "length of the click track (600, 600s)", secondsAllowed) { o, v, n throws(OptionError) in
+            value("--seconds", nil, "N", [.render], .render, "length of the click track, up to 86400 (a day) (600, 600s)", secondsAllowed) { o, v, n throws(OptionError) in
                 let d = try number(v, n, in: 0...86_400, secondsAllowed, unit: "s")
                 guard d > 0 else { throw bad(n, v, secondsAllowed) }
                 o.seconds = d
@@ -251,10 +255,11 @@ public enum OptionTable {
             value("--sample-rate", "r", "HZ", [.render], .render, "default 48000 (44100, 96kHz)", "a sample rate from 8000 to 192000 Hz") { o, v, n throws(OptionError) in
                 o.sampleRate = try sampleRate(v, n)
             },
-            value("--format", nil, "16|24|float", [.render], .render, "WAV sample format (default 16); RF64 past 4 GiB", "one of \(formats)",
+            value("--format", nil, "16|24|float", [.render], .render, "sample format of .wav and .aiff, of .flac 16 or 24 (default 16); .wav is RF64 past 4 GiB", "one of \(formats)",
                   choices: Options.WAVFormat.allCases.map(\.rawValue)) { o, v, n throws(OptionError) in
                 guard let f = Options.WAVFormat(rawValue: v) else { throw bad(n, v, "one of \(formats)") }
                 o.wavFormat = f
+                o.wavFormatGiven = true
             },
             value("--midi-log", nil, "FILE", [.render], .render, "write every MIDI event with its absolute frame (- for standard output)",
                   "a file for the MIDI event log, or - for standard output", completion: .file) { o, v, _ in o.midiLog = v },
@@ -304,7 +309,12 @@ public enum OptionTable {
     /// A number, with `unit` after it or not, as a musician writes it: `-6dB`,
     /// `-6 dB` and `-6` are the same gain (the unit's case aside).
     static func number(_ value: String, _ name: String, in range: ClosedRange<Double>, _ allowed: String, unit: String? = nil) throws(OptionError) -> Double {
-        guard let d = Double(withoutUnit(value, unit)), d.isFinite, range.contains(d) else { throw bad(name, value, allowed) }
+        guard let d = Double(withoutUnit(value, unit)), d.isFinite, range.contains(d) else {
+            // `97,3`: a decimal comma, as many locales write it; the command line takes a point.
+            let pointed = String(value.map { $0 == "," ? "." : $0 })
+            if value.contains(","), Double(withoutUnit(pointed, unit)) != nil { throw bad(name, value, allowed + "; a decimal point, not a comma: \(pointed)") }
+            throw bad(name, value, allowed)
+        }
         return d
     }
 

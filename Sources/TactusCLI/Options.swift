@@ -58,6 +58,9 @@ public struct Options: Sendable {
     // JACK.
     public var clientName = "tactus"
     public var serverName: String?
+    /// `--wait SECONDS`: how long a run waits for a first JACK server before it
+    /// gives up with status 1; nil waits until Ctrl-C.
+    public var waitSeconds: Double?
     public var connectClock: [String] = []
     public var connectFeedback: [String] = []
     public var connectControl: [String] = []
@@ -143,6 +146,8 @@ public struct Options: Sendable {
     public var blockSize = 1024
     public var midiLog: String?
     public var wavFormat: WAVFormat = .pcm16
+    /// `--format` was given (an Ogg Vorbis file refuses it rather than ignore it).
+    public var wavFormatGiven = false
 
     public enum WAVFormat: String, Sendable, CaseIterable {
         case pcm16 = "16"
@@ -156,7 +161,15 @@ public struct Options: Sendable {
 /// A command-line mistake: one line naming the option and what is allowed.
 public struct OptionError: Error, Equatable, CustomStringConvertible {
     public let message: String
-    public init(_ message: String) { self.message = message }
+    /// The exit status it ends the command with: 2 for usage (the default), 1
+    /// for a failure of a sound command line (a file that cannot be written).
+    public let status: Int32
+    public init(_ message: String, status: Int32 = OptionError.exitStatus) {
+        self.message = message
+        self.status = status
+    }
+    /// Exit status for a failure while running (the manual's EXIT STATUS).
+    public static let failureStatus: Int32 = 1
     public var description: String { message }
     /// The message without its leading `tactus: `, to put after another subject.
     public var reason: String { message.hasPrefix("tactus: ") ? String(message.dropFirst(8)) : message }

@@ -15,13 +15,38 @@ public enum PresetsCommand {
         public var status: Int32
         public var standardOutput: [String]
         public var standardError: [String]
+        /// Both streams' lines in the order they were said (`check`: file by
+        /// file), true for standard error; empty: the output first, then the errors.
+        var order: [Bool] = []
+
+        public static func == (a: Output, b: Output) -> Bool {
+            a.status == b.status && a.standardOutput == b.standardOutput && a.standardError == b.standardError
+        }
+
+        mutating func say(_ line: String) { standardOutput.append(line); order.append(false) }
+        mutating func warn(_ lines: [String]) { standardError += lines; order += lines.map { _ in true } }
     }
 
     public static func run(_ options: Options) -> Int32 {
         let result = output(options, directories: .standard(environment: ProcessEnvironment.current,
                                                                executablePath: PresetDirectories.currentExecutable))
-        for line in result.standardOutput { print(line) }
-        for line in result.standardError { printError(line) }
+        guard !result.order.isEmpty else {
+            for line in result.standardOutput { print(line) }
+            for line in result.standardError { printError(line) }
+            return result.status
+        }
+        // Standard output is buffered when piped (`| cat`) and standard error is not: all
+        // flushed before each error line, the lines keep their order on a terminal or in one file.
+        var out = result.standardOutput.makeIterator(), err = result.standardError.makeIterator()
+        for isError in result.order {
+            if isError, let line = err.next() {
+                fflush(nil)
+                printError(line)
+            } else if !isError, let line = out.next() {
+                print(line)
+            }
+        }
+        fflush(nil)
         return result.status
     }
 
@@ -80,15 +105,32 @@ public enum PresetsCommand {
                 let (preset, fieldIssues) = try PresetFile.inspect(path: path)
                 let issues = fieldIssues + undecodableSamples(of: preset, file: path, besides: fieldIssues)
                 guard issues.isEmpty else { throw PresetError(file: path, issues: issues) }
-                output.standardOutput.append("ok \(path): \(preset.name), \(preset.tempo) BPM, \(preset.bar.meter)")
-                output.standardError += programWarnings(preset, file: path, library: library)
+                output.say("ok \(path): \(preset.name), \(preset.tempo) BPM, \(preset.bar.meter)")
+                output.warn(programWarnings(preset, file: path, library: library))
             } catch {
-                output.standardError += error.messages
+                output.warn(located(error))
                 output.status = OptionError.exitStatus
             }
         }
-        if paths.isEmpty { output.standardError.append("tactus: no preset files to check") }
+        if paths.isEmpty { output.warn(["tactus: no preset files to check"]) }
         return output
+    }
+
+    /// Each issue about a field with the line and column of its value, as a
+    /// syntax error has them (`line 3, column 12: tempo: 1200 is out of range`);
+    /// a field not in the file (one required, left out) at the object it belongs to.
+    static func located(_ error: PresetError) -> [String] {
+        guard let bytes = try? FileSystem.read(error.file, limit: Preset.maximumFileSize) else { return error.messages }
+        let positions = JSONReader.positions(bytes)
+        return error.issues.map { issue in
+            var path = issue.path
+            while !path.isEmpty && positions[path] == nil {
+                path = String(path[..<(path.lastIndex { $0 == "." || $0 == "[" } ?? path.startIndex)])
+            }
+            guard !issue.path.isEmpty, !issue.problem.hasPrefix("line ") else { return "\(error.file): \(issue)" }
+            let (line, column) = positions[path] ?? (1, 1)
+            return "\(error.file): line \(line), column \(column): \(issue)"
+        }
     }
 
     /// A word that is neither a preset's name nor a file (no `/`, no `.json`, nothing there): a name mistyped.

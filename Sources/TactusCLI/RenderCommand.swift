@@ -3,7 +3,8 @@ import TactusCore
 import Glibc
 #endif
 
-/// `tactus render OUT.wav --seconds N`: a practice click track, rendered offline by
+/// `tactus render OUT.wav --seconds N`: a practice click track (WAV, AIFF, FLAC
+/// or Ogg Vorbis by the extension, `SoundFileType`), rendered offline by
 /// the same `Engine.render` the JACK callback calls, block by block.
 public enum RenderCommand {
     public struct Summary: Sendable {
@@ -19,13 +20,13 @@ public enum RenderCommand {
         do {
             let summary = try render(options, tempo: tempo, bar: bar)
             let realtime = summary.seconds > 0 ? Double(summary.frames) / Double(options.sampleRate) / summary.seconds : 0
-            let line = "tactus: rendered \(summary.frames) frames (\(format(Double(summary.frames) / Double(options.sampleRate))) s at \(options.sampleRate) Hz) to \(options.arguments[0])\(summary.container == .rf64 ? " (RF64: more than a WAV file's 4 GiB)" : "") in \(format(summary.seconds)) s (\(Int(realtime))x realtime), \(summary.clicks) clicks, \(summary.midiEvents) MIDI events"
+            let line = "tactus: rendered \(summary.frames) frames (\(format(Double(summary.frames) / Double(options.sampleRate))) s at \(options.sampleRate) Hz) to \(options.arguments[0])\(summary.container == .rf64 ? " (RF64: more than a WAV file's 4 GiB)" : "") in \(format(summary.seconds)) s (\(Int(realtime))x realtime), \(counted(summary.clicks, "click")), \(counted(summary.midiEvents, "MIDI event"))"
             // Standard output is the MIDI log's with `--midi-log -`: the summary goes beside it.
             if options.midiLog == "-" { printError(line) } else { print(line) }
             return 0
         } catch {
             printError(error.message)
-            return OptionError.exitStatus
+            return error.status
         }
     }
 
@@ -34,8 +35,13 @@ public enum RenderCommand {
     public static func render(_ options: Options, tempo: BPM? = nil, bar: BarSettings? = nil,
                               container: WAVContainer? = nil) throws(OptionError) -> Summary {
         guard options.arguments.count == 1 else {
-            throw OptionError("tactus: render needs exactly one output file: tactus render OUT.wav --seconds N")
+            // A second word is named: a port left over from run, a value whose option was forgotten.
+            let stray = options.arguments.dropFirst().map { "'\($0)'" }.joined(separator: ", ")
+            throw OptionError("tactus: render needs exactly one output file: tactus render OUT.wav --seconds N"
+                              + (options.arguments.isEmpty ? "" : " (\(stray) is one word too many\(options.arguments.dropFirst().contains { $0.contains(":") } ? "; JACK ports belong to run" : ""))"))
         }
+        let type = try SoundFileType.of(options.arguments[0])
+        if let refusal = type.refusal(options.wavFormat, formatGiven: options.wavFormatGiven) { throw refusal }
         let sampleRate = options.sampleRate
         let map = options.tempoMap.map { MapTimeline($0, loops: options.mapLoop, subdivision: options.subdivision ?? .none, pulse: options.pulse ?? .beat) }
         defer { map?.deallocate() }
@@ -61,16 +67,19 @@ public enum RenderCommand {
             map: map, countIn: options.countIn, trainer: options.trainer, gap: options.gapTrainer)
 
         let container = container ?? WAVContainer.needed(frames: totalFrames, channels: 1, format: options.wavFormat)
-        let writer = try WAVWriter(path: options.arguments[0], sampleRate: sampleRate, format: options.wavFormat, container: container)
+        // The log first: when it cannot be written, no sound file is left behind.
         var log: UnsafeMutablePointer<FILE>?
         if let path = options.midiLog {
             // `-`: standard output, through a descriptor of its own so closing the log leaves it open.
             guard let f = path == "-" ? fdopen(dup(1), "w") : fopen(path, "w") else {
-                throw OptionError("tactus: cannot write --midi-log '\(path)': \(String(cString: strerror(errno)))")
+                let why = String(cString: strerror(errno))
+                throw OptionError("tactus: --midi-log: " + WritableCheck.message(path, library: "system", why).dropFirst("tactus: ".count),
+                                  status: OptionError.failureStatus)
             }
             log = f
         }
         defer { if let log { fclose(log) } }
+        let writer = try WAVWriter(path: options.arguments[0], sampleRate: sampleRate, format: options.wavFormat, container: container, type: type)
 
         let control = UnsafeMutablePointer<EngineControl>.allocate(capacity: 1)
         control.initialize(to: EngineControl())
@@ -117,6 +126,9 @@ public enum RenderCommand {
         for i in 0..<events.count { fputs(MIDILog.line(events[i]) + "\n", file) }
     }
 }
+
+/// `1 click`, `2 clicks`.
+func counted(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 
 func monotonicSeconds() -> Double {
     var ts = timespec()

@@ -65,6 +65,9 @@ enum RunArguments {
     }
 
     static func unknownCommand(_ word: String) -> OptionError {
+        if ["man", "manual", "help"].contains(word.lowercased()) {
+            return OptionError("tactus: unknown command '\(word)': " + Help.whereIsTheManual)
+        }
         let commands = Options.Command.allCases.map(\.rawValue)
         if let near = Spelling.nearest(to: word, among: commands) {
             return OptionError("tactus: unknown command '\(word)' (did you mean \(near)?)")

@@ -115,13 +115,17 @@ public enum RunCommand {
         printError(StartLine.text(options, tempo: jack.engine.tempo, bar: bar, preset: presets?.preset, lastTempo: lastTempo, startStopped: jack.startStopped))
         var seenChanges = -1
         let linkFollower = LinkFollower(metronome)
+        let serverWait = ServerWait(limit: options.waitSeconds, reminds: !RunFrontEnd.isInteractive(options), now: TactusCore.MonotonicClock().now())
         let status = JackControlThread.run(session.loop, metronome: metronome) {
             frontEnd.linkSession = linkFollower.round(session.loop)
             let changes = metronome.changes
             defer { seenChanges = changes }
             // `q` or Ctrl-C in the terminal: the same way out as SIGINT (MIDI Stop, close).
             if frontEnd.round(portsChanged: changes != seenChanges) { JackControlThread.requestQuit() }
-            return frontEnd.nextDeadline
+            let gaveUp = serverWait.gaveUp
+            let waiting = serverWait.round(connected: metronome.everConnected, now: TactusCore.MonotonicClock().now()) { printError($0) }
+            if serverWait.gaveUp && !gaveUp { JackControlThread.requestQuit() }
+            return ControlTime.earliest(frontEnd.nextDeadline, waiting)
         }
         // A tempo set in the last seconds before the quit has not settled: kept now.
         session.finish()
@@ -130,7 +134,8 @@ public enum RunCommand {
         alsa = nil
         frontEnd.remote?.server.stop()
         frontEnd.finish()
-        return status
+        // Never connected (Ctrl-C or --wait ended the wait): the run failed (EXIT STATUS).
+        return metronome.everConnected ? status : 1
     }
 
     static let followTempoOwner = "the JACK timebase master"

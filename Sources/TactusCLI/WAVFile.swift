@@ -1,25 +1,20 @@
 import CSndfile
 import TactusCore
 
-/// A WAV file written or read through libsndfile, which does the format work
+/// A sound file (`SoundFileType`) written, or any sound file read, through libsndfile, which does the format work
 /// (headers, sample conversion with clipping) so we do not.
 public final class WAVWriter {
     private let file: OpaquePointer
     public let path: String
 
-    public init(path: String, sampleRate: Int, format: Options.WAVFormat, channels: Int = 1, container: WAVContainer = .wav) throws(OptionError) {
+    public init(path: String, sampleRate: Int, format: Options.WAVFormat, channels: Int = 1, container: WAVContainer = .wav,
+                type: SoundFileType = .wav) throws(OptionError) {
         var info = SF_INFO()
         info.samplerate = Int32(sampleRate)
         info.channels = Int32(channels)
-        let sub: Int32
-        switch format {
-        case .pcm16: sub = Int32(SF_FORMAT_PCM_16)
-        case .pcm24: sub = Int32(SF_FORMAT_PCM_24)
-        case .float: sub = Int32(SF_FORMAT_FLOAT)
-        }
-        info.format = Int32(container == .wav ? SF_FORMAT_WAV : SF_FORMAT_RF64) | sub
+        info.format = type.libsndfileFormat(format, container: container)
         guard let f = sf_open(path, Int32(SFM_WRITE), &info) else {
-            throw OptionError("tactus: cannot write '\(path)': \(String(cString: sf_strerror(nil)))")
+            throw OptionError(WritableCheck.message(path, library: "libsndfile", String(cString: sf_strerror(nil))), status: OptionError.failureStatus)
         }
         // Clip instead of wrapping around when a float exceeds ±1 (overlapping clicks at high gain).
         sf_command(f, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
@@ -30,7 +25,8 @@ public final class WAVWriter {
     public func write(_ samples: UnsafePointer<Float>, frames: Int) throws(OptionError) {
         let written = sf_writef_float(file, samples, sf_count_t(frames))
         guard written == frames else {
-            throw OptionError("tactus: writing '\(path)' failed: \(String(cString: sf_strerror(file)))")
+            throw OptionError("tactus: writing '\(path)' stopped (the disk full, or the file gone?) (libsndfile: \(String(cString: sf_strerror(file))))",
+                              status: OptionError.failureStatus)
         }
     }
 

@@ -1,4 +1,7 @@
 import CJack
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What went wrong talking to JACK, with JACK's own status bits spelled out
 /// (jack/types.h `JackStatus`), so a message says more than "failed".
@@ -31,6 +34,18 @@ public enum JackError: Error, Equatable, CustomStringConvertible {
         case .linkUnavailable(let reason):
             return "--link: \(reason)"
         }
+    }
+
+    /// What a run says while it waits for a server: for `JackServerFailed`
+    /// (nothing listens on the server's socket) what is wrong and what to do,
+    /// in our words rather than libjack's status bits; any other error as it is.
+    /// PipeWire serves JACK clients only through its own libjack (pipewire-jack).
+    public var waitingReason: String {
+        guard case .openFailed(let status, let server) = self, status & JackServerFailed.rawValue != 0 else { return description }
+        // libjack takes the default server's name from JACK_DEFAULT_SERVER; it is worth naming.
+        let name = server ?? getenv("JACK_DEFAULT_SERVER").map { String(cString: $0) }
+        let which = name.map { "JACK server named '\($0)'" } ?? "JACK server"
+        return "no \(which) is running: start one (jackd, or qjackctl), or on PipeWire install pipewire-jack"
     }
 
     /// Each set bit of a `jack_status_t`, as the JACK headers explain it.

@@ -48,7 +48,8 @@ public final class JackMetronome {
     public private(set) var clientName: String
     /// The rate the engine renders at: the server's, or the one it had last.
     public var sampleRate: Int { context?.pointee.engine.sampleRate ?? options.engine.sampleRate }
-    private var everConnected = false
+    /// Whether a server was ever reached: a run that never connected ends with status 1.
+    public private(set) var everConnected = false
     private var lostAt: ContinuousClock.Instant?
     private var nextAttempt = ContinuousClock.now
     private var saidWaiting = false
@@ -255,7 +256,7 @@ public final class JackMetronome {
             newClient = try JackClient(name: options.clientName, server: options.serverName)
         } catch {
             if !saidWaiting {
-                log("\(error); retrying every second (Ctrl-C to quit)")
+                log("\(error.waitingReason); retrying every second (Ctrl-C to quit)")
                 saidWaiting = true
             }
             lostAt = lostAt ?? .now

@@ -221,7 +221,7 @@ case "run":
             }
             return nil
         }
-        _ = state.pointee.restore(instance.pointee.handle, retrieve, &saved, 0, nil)
+        withUnsafeMutablePointer(to: &saved) { _ = state.pointee.restore(instance.pointee.handle, retrieve, UnsafeMutableRawPointer($0), 0, nil) }
     }
     print("# rate \(Int(rate)) period \(block) first-frame 0 end-frame \(totalFrames)")
     var previous: (Float, Float) = (0, 0)

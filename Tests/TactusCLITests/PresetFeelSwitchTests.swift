@@ -92,9 +92,9 @@ struct PresetFeelSwitchTests {
         let bad = try TactusProcess.run(["presets", "check", folder + "/bad.json", folder + "/sixteenths.json"])
         #expect(bad.status == 2)
         #expect(bad.standardError == """
-            \(folder)/bad.json: swing: 0.9 is out of range; allowed: a number from 0.5 to 0.75 (the off-beat eighth at this fraction of the beat: 0.5 straight, 2/3 the triplet shuffle)
-            \(folder)/bad.json: pulse: "half" is unknown; allowed: one of beat, dotted
-            \(folder)/sixteenths.json: swing: swing swings eighths: it does not go with the subdivision sixteenths; allowed: subdivision "eighths" or left out (swing then clicks eighths)
+            \(folder)/bad.json: line 1, column 54: swing: 0.9 is out of range; allowed: a number from 0.5 to 0.75 (the off-beat eighth at this fraction of the beat: 0.5 straight, 2/3 the triplet shuffle)
+            \(folder)/bad.json: line 1, column 68: pulse: "half" is unknown; allowed: one of beat, dotted
+            \(folder)/sixteenths.json: line 1, column 90: swing: swing swings eighths: it does not go with the subdivision sixteenths; allowed: subdivision "eighths" or left out (swing then clicks eighths)
 
             """)
     }

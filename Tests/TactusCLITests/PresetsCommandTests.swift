@@ -79,8 +79,8 @@ struct PresetsCommandTests {
         #expect(out.status == 2)
         #expect(out.standardOutput == ["ok \(good): Good, 97.30 BPM, 5/4"])
         #expect(out.standardError == [
-            "\(bad): tempo: 1200 is out of range; allowed: a number from 1 to 999 BPM (beats of the meter's unit a minute), at most two decimals",
-            "\(bad): pressure.strongTreshold: unknown key (did you mean strongThreshold?); allowed: " + [
+            "\(bad): line 1, column 40: tempo: 1200 is out of range; allowed: a number from 1 to 999 BPM (beats of the meter's unit a minute), at most two decimals",
+            "\(bad): line 2, column 35: pressure.strongTreshold: unknown key (did you mean strongThreshold?); allowed: " + [
                 "mode", "channel", "upKey", "downKey", "presetKey", "tapStep", "lightThreshold", "lightRelease", "strongThreshold",
                 "strongRelease", "holdDelay", "stepTimer", "ticksPerStep", "lightStep", "strongStep", "longPressDelay", "longPressInterval",
                 "longPressSlowSteps", "longPressMediumSteps", "longPressSlowAmount", "longPressMediumAmount", "longPressFastAmount",
@@ -101,8 +101,8 @@ struct PresetsCommandTests {
         #expect(out.status == 2)
         #expect(out.standardOutput == ["ok \(good): Pedal, 90 BPM, 4/4"])
         #expect(out.standardError == [
-            "\(bad): actions[0].action: \"startstop\": must be one of tap, startStop, start, stop, nextPreset, previousPreset, mute, tempoUp, tempoDown, countIn",
-            "\(bad): actions[1]: needs a \"note\" or a \"cc\" number, 0 to 127 (one of them)",
+            "\(bad): line 1, column 74: actions[0].action: \"startstop\": must be one of tap, startStop, start, stop, nextPreset, previousPreset, mute, tempoUp, tempoDown, countIn",
+            "\(bad): line 1, column 99: actions[1]: needs a \"note\" or a \"cc\" number, 0 to 127 (one of them)",
         ])
     }
 
@@ -115,7 +115,7 @@ struct PresetsCommandTests {
         #expect(out.status == 2)
         #expect(out.standardOutput.isEmpty)
         #expect(out.standardError.count == 1)
-        #expect(out.standardError.first?.hasPrefix("\(bad): sounds.subdivision.sample: cannot read '\(f.root)/junk.wav': ") == true, "\(out.standardError)")
+        #expect(out.standardError.first?.hasPrefix("\(bad): line 1, column 88: sounds.subdivision.sample: cannot read '\(f.root)/junk.wav': ") == true, "\(out.standardError)")
     }
 
     @Test func checkWithoutFilesChecksBothFoldersAndPassesWhenAllAreGood() throws {

@@ -20,10 +20,10 @@ struct PresetsFirstHourTests {
         #expect(out.status == 2)
         #expect(out.standardOutput.isEmpty)
         #expect(out.standardError.count == 3, "\(out.standardError)")
-        #expect(out.standardError.first == "\(many): accents: \"X.x\" has 3 beats but the meter 7/8 has 7; allowed: 7 symbols, one a beat: X accent, x normal, o soft, . silent")
-        #expect(out.standardError.dropFirst().first == "\(many): sounds.accent.sample: cannot read \(f.root)/missing.wav: No such file or directory; "
+        #expect(out.standardError.first == "\(many): line 1, column 73: accents: \"X.x\" has 3 beats but the meter 7/8 has 7; allowed: 7 symbols, one a beat: X accent, x normal, o soft, . silent")
+        #expect(out.standardError.dropFirst().first == "\(many): line 1, column 114: sounds.accent.sample: cannot read \(f.root)/missing.wav: No such file or directory; "
                 + "allowed: \"builtin\" or the path of a .wav file (absolute, ~/…, or relative to the preset file)")
-        #expect(out.standardError.last?.hasPrefix("\(many): sounds.beat.sample: cannot read '\(f.root)/junk.wav': Format not recognised.") == true)
+        #expect(out.standardError.last?.hasPrefix("\(many): line 1, column 151: sounds.beat.sample: cannot read '\(f.root)/junk.wav': Format not recognised.") == true)
 
         // A name, as --preset takes it, checks that preset's file; a name mistyped says which was meant.
         let shipped = PresetDirectories(shipped: PresetDirectories.standard(environment: [:], executablePath: PresetDirectories.currentExecutable).shipped, user: nil)

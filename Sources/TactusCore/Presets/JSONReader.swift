@@ -20,6 +20,32 @@ public struct JSONReader {
     private var offset = 0
     /// What we are inside, innermost last, to explain an early end of file.
     private var context: [String] = []
+    /// The keys and indices down to the value being read (`positions` only).
+    private var path: [String] = []
+    /// Where each value starts, by dotted path; nil unless `positions` asked.
+    private var starts: [String: Int]?
+
+    /// Where each member's and element's value starts (1-based line and column),
+    /// by its path as preset messages write it (`clock.offsetMs`, `sections[2].tempo`),
+    /// as far as the text parses: so an error about a value can say where it is.
+    public static func positions(_ bytes: [UInt8]) -> [String: (line: Int, column: Int)] {
+        var reader = JSONReader(bytes: bytes)
+        reader.starts = [:]
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { reader.offset = 3 }
+        _ = try? reader.value()
+        return (reader.starts ?? [:]).mapValues { reader.position(at: $0) }
+    }
+
+    /// Records where the value at `component` (a key, or `[i]`) starts, reads it.
+    private mutating func value(at component: String) throws(SyntaxError) -> JSONValue {
+        guard starts != nil else { return try value() }
+        path.append(component)
+        defer { path.removeLast() }
+        skipWhitespace()
+        let dotted = path.dropFirst().reduce(path[0]) { $1.hasPrefix("[") ? $0 + $1 : $0 + "." + $1 }
+        starts?[dotted] = offset
+        return try value()
+    }
 
     public static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> JSONValue {
         var reader = JSONReader(bytes: bytes)
@@ -68,7 +94,7 @@ public struct JSONReader {
             }
             skipWhitespace()
             try expect(":", "a colon after the key \"\(key)\"")
-            members.append(JSONMember(key, try value()))
+            members.append(JSONMember(key, try value(at: key)))
             skipWhitespace()
             guard let next = peek() else { throw endOfFile(expecting: "a comma or }") }
             offset += 1
@@ -86,7 +112,7 @@ public struct JSONReader {
         skipWhitespace()
         if peek() == UInt8(ascii: "]") { offset += 1; context.removeLast(); return .array(elements) }
         while true {
-            elements.append(try value())
+            elements.append(try value(at: "[\(elements.count)]"))
             skipWhitespace()
             guard let next = peek() else { throw endOfFile(expecting: "a comma or ]") }
             offset += 1
@@ -243,11 +269,16 @@ public struct JSONReader {
 
     /// An error at the current offset, with 1-based line and column (columns count characters).
     private func error(_ message: String) -> SyntaxError {
+        let (line, column) = position(at: offset)
+        return SyntaxError(line: line, column: column, message: message)
+    }
+
+    private func position(at offset: Int) -> (line: Int, column: Int) {
         var line = 1
         var column = 1
         for b in bytes[..<min(offset, bytes.count)] {
             if b == 0x0A { line += 1; column = 1 } else if b & 0xC0 != 0x80 { column += 1 }
         }
-        return SyntaxError(line: line, column: column, message: message)
+        return (line, column)
     }
 }

@@ -137,12 +137,13 @@ public struct PresetLibrary: Hashable, Sendable {
         return (index + 1) % entries.count
     }
 
-    /// `--preset NAME|PATH`: the preset of that name, else (when it has a `/` or ends
-    /// in `.json`) the file at that path. Names come first: "7/8 (2+2+3)" is a name.
+    /// `--preset NAME|PATH`: the preset of that name, else (when it has a `/`, ends
+    /// in `.json` or is a file in the current folder) the file at that path. Names come first: "7/8 (2+2+3)" is a name.
     public func resolve(_ argument: String, loader: (String) throws(PresetError) -> Preset = { path throws(PresetError) in try PresetFile.load(path: path) }) throws(PresetError) -> PresetEntry {
         if let index = index(named: argument) { return entries[index] }
-        guard argument.contains("/") || argument.lowercased().hasSuffix(".json") else {
-            throw PresetError(file: "--preset", problem: "no preset is named \"\(argument)\"",
+        guard argument.contains("/") || argument.lowercased().hasSuffix(".json") || FileSystem.isFile(argument) else {
+            let near = Spelling.nearest(to: argument, among: entries.map(\.preset.name)).map { " (did you mean \($0)?)" } ?? ""
+            throw PresetError(file: "--preset", problem: "no preset is named \"\(argument)\"\(near)",
                               allowed: "a preset name (tactus presets lists them) or the path of a preset file")
         }
         if let known = entries.first(where: { $0.file == argument }) { return known }

@@ -2,12 +2,16 @@
 /// files (an unknown key) and on the command line (an unknown option or command).
 public enum Spelling {
     /// The candidate nearest to `typed`, case aside, when at most `maximumEdits`
-    /// letters must be added, dropped or changed to reach it; the first of equals.
+    /// letters must be added, dropped or changed to reach it, or to reach its
+    /// first camelCase word (`ofset` meant `offsetMs`); the first of equals.
     public static func nearest(to typed: String, among candidates: some Sequence<String>, maximumEdits: Int = 2) -> String? {
         let word = Array(typed.lowercased())
         var best: (candidate: String, edits: Int)?
         for candidate in candidates {
-            let edits = editDistance(word, Array(candidate.lowercased()))
+            // A camelCase key's first word is its name without the unit (`offsetMs`: `offset`).
+            let head = candidate.prefix { !$0.isUppercase }
+            let edits = min(editDistance(word, Array(candidate.lowercased())),
+                            head.count >= 4 && head.count < candidate.count ? editDistance(word, Array(head)) : Int.max)
             if edits <= maximumEdits, edits < (best?.edits ?? Int.max) { best = (candidate, edits) }
         }
         return best?.candidate

@@ -43,6 +43,9 @@ struct ClickPattern: BitwiseCopyable {
             return .beat(index: index, accent: bar.accents[index])
         }
         guard subdivisionsOn(at: tempo) else { return nil }
+        // A silent beat is a rest as long as the beat: its subdivisions are silent
+        // too, so `X.x.x..` with subdivisions still groups the bar as 2+2+3.
+        guard bar.accents[Int(inBar / beatLength)] != .silent else { return nil }
         if let swung = swungPulse(tempo: tempo) { return withinBeat == swung ? .subdivision : nil }
         let step = beatLength / Int64(bar.subdivision.divisions)
         guard withinBeat % step == 0, bar.subdivision.clicks(atPart: Int(withinBeat / step)) else { return nil }

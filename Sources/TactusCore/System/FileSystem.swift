@@ -103,6 +103,12 @@ public enum FileSystem {
     }
 
     /// `mkdir -p`: creates the folder and its missing parents (mode 0777 less the umask).
+    /// Whether `path` is a regular file (or a link to one).
+    public static func isFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+    }
+
     public static func createDirectories(_ path: String) throws(FileError) {
         var prefix = path.hasPrefix("/") ? "/" : ""
         for component in path.split(separator: "/") {

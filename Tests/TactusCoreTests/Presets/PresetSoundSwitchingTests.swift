@@ -29,7 +29,7 @@ struct PresetSoundSwitchingTests {
     }
 
     @Test func theNewSamplesSoundFromTheBarLineWhereThePresetTakesEffect() throws {
-        let four = try Self.four, seven = try Self.seven
+        let seven = try Self.seven
         let h = try Self.midFirstBar()
         let doubled = Self.impulses(length: 2)
         let pushed = seven.apply(to: h.control.pointee, sampleRate: 48_000, at: .nextBar, samples: doubled)
