@@ -1,0 +1,37 @@
+import unittest
+
+from slowest_suites import merge, slowest, suite_times
+
+REPORT = """<?xml version="1.0" encoding="UTF-8"?>
+<testsuites><testsuite name="TestResults" tests="4" failures="1">
+  <testcase classname="TactusJACKTests.JACKServerTests/Churn" name="smoke()" time="40.5" />
+  <testcase classname="TactusJACKTests.JACKServerTests/Churn" name="heap()" time="1.5">
+    <failure message="grew" />
+  </testcase>
+  <testcase classname="TactusCoreTests.EngineTimingTests" name="hour()" time="3.25" />
+  <testcase classname="TactusCoreTests.EngineTimingTests" name="bad()" time="x" />
+  <testcase classname="TactusCLITests.RenderCommandTests" name="wav()" time="12" />
+</testsuite></testsuites>"""
+
+
+class SlowestSuites(unittest.TestCase):
+    def test_a_suite_is_the_sum_of_its_cases_with_its_failures(self):
+        times = suite_times(REPORT)
+        self.assertEqual(times["TactusJACKTests.JACKServerTests/Churn"], (42.0, 2, 1))
+        self.assertEqual(times["TactusCoreTests.EngineTimingTests"], (3.25, 2, 0))
+
+    def test_slowest_first_at_most_count_then_the_total(self):
+        lines = slowest(suite_times(REPORT), count=2)
+        self.assertEqual(lines, [
+            "    42.0 s  TactusJACKTests.JACKServerTests/Churn (2 tests, 1 failed)",
+            "    12.0 s  TactusCLITests.RenderCommandTests (1 test)",
+            "    57.2 s  all 3 suites, 5 tests",
+        ])
+
+    def test_two_reports_add_up(self):
+        times = merge([suite_times(REPORT), {"TactusCLITests.RenderCommandTests": (1.0, 1, 1)}])
+        self.assertEqual(times["TactusCLITests.RenderCommandTests"], (13.0, 2, 1))
+
+
+if __name__ == "__main__":
+    unittest.main()
