@@ -8,9 +8,17 @@ seconds. A suite's time is the sum of its own test cases' times (the suites
 nested in it count apart). scripts/test prints the ten slowest at the end of
 every run, passed or failed, so that a suite that grew shows where the time went.
 
-Usage: slowest_suites.py [--count N] REPORT...   (a missing report is passed over, an unreadable one named)
+Swift Testing run in parallel writes each case's time as the time from the run's
+start to the case's end (swift 6.x), which says nothing of the case: for such a
+tier the suites' times come from its console instead (`--console LOG`: the lines
+`✔ Suite NAME passed after N seconds`), each a suite's wall time from its start
+to its end while others ran beside it.
+
+Usage: slowest_suites.py [--count N] [--console LOG]... [REPORT]...
+       (a missing report is passed over, an unreadable one named)
 """
 import os
+import re
 import sys
 import xml.etree.ElementTree as ET
 
@@ -30,6 +38,20 @@ def suite_times(xml_text):
     return times
 
 
+SUITE_LINE = re.compile(r"^[\u2714\u2718] Suite (.+?) (passed|failed) after ([0-9.]+) seconds")
+
+
+def console_suite_times(text):
+    """{name (wall, parallel): (seconds, 0, failed)} from Swift Testing's console lines."""
+    times = {}
+    for line in text.splitlines():
+        m = SUITE_LINE.match(line)
+        if m:
+            name = m.group(1).strip('"') + " (wall, in parallel)"
+            times[name] = (float(m.group(3)), 0, int(m.group(2) == "failed"))
+    return times
+
+
 def merge(reports):
     """The suites of several reports together (a suite in two adds up)."""
     total = {}
@@ -45,9 +67,13 @@ def slowest(times, count=10):
     ranked = sorted(times.items(), key=lambda item: (-item[1][0], item[0]))[:count]
     lines = []
     for name, (s, n, f) in ranked:
-        lines.append(f"{s:8.1f} s  {name} ({n} test{'s' if n != 1 else ''}{f', {f} failed' if f else ''})")
-    whole = sum(s for s, _, _ in times.values())
-    lines.append(f"{whole:8.1f} s  all {len(times)} suites, {sum(n for _, n, _ in times.values())} tests")
+        counted = f"{n} test{'s' if n != 1 else ''}" if n else ""
+        failed = f"{f} failed" if f else ""
+        words = ", ".join(w for w in (counted, failed) if w)
+        lines.append(f"{s:8.1f} s  {name}" + (f" ({words})" if words else ""))
+    serial = {k: v for k, v in times.items() if v[1]}
+    lines.append(f"{sum(s for s, _, _ in serial.values()):8.1f} s  all {len(serial)} serialized suites, "
+                 f"{sum(n for _, n, _ in serial.values())} tests")
     return lines
 
 
@@ -57,6 +83,13 @@ def main(argv):
     if len(args) >= 2 and args[0] == "--count":
         count, args = int(args[1]), args[2:]
     reports = []
+    while len(args) >= 2 and args[0] == "--console":
+        try:
+            with open(args[1], encoding="utf-8", errors="replace") as f:
+                reports.append(console_suite_times(f.read()))
+        except OSError as e:
+            print(f"(no console read from {args[1]}: {e})")
+        args = args[2:]
     for path in args:
         if not os.path.exists(path):
             continue  # XCTest writes none when no XCTest ran
