@@ -50,6 +50,13 @@
 #        TACTUS_CHURN_RSS_BOUND_KB=K  RssAnon's bound (default 64)
 #        TACTUS_CHURN_BIN=DIR      the tactus and tactus-jack-probe to run (default:
 #                                  the release build, built unless TACTUS_BENCH_NO_BUILD=1)
+#        TACTUS_CHURN_ROUND=S      the length of one round, the "minute" above (default 60;
+#                                  at least 10, a multiple of 5): the controller holds every 10 s
+#                                  of it, switches presets at its 5th second and 5 s after its
+#                                  half, at most 6 s before its end; SECONDS, the restarts and
+#                                  the baseline count in rounds.
+#                                  The suite's churn smoke runs 15 s rounds (the clock's
+#                                  per-minute verdict is then not about rounds: it asserts none)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../scripts/lib/common.sh"
@@ -59,20 +66,24 @@ seconds=${1:-3600}
 baseline=${TACTUS_CHURN_BASELINE:-178}
 rss_bound=${TACTUS_CHURN_RSS_BOUND_KB:-64}
 restart_minutes=${TACTUS_CHURN_RESTARTS:-}
-[[ "$baseline" =~ ^[0-9]+$ ]] && [ $((baseline % 60)) -eq 58 ] \
-    || fail "Benchmarks/churn.sh: TACTUS_CHURN_BASELINE must be 2 s before a minute's end (58, 118, 178 …), not $baseline"
+round=${TACTUS_CHURN_ROUND:-60}
+[[ "$round" =~ ^[0-9]+$ ]] && [ "$round" -ge 10 ] && [ $((round % 5)) -eq 0 ] \
+    || fail "Benchmarks/churn.sh: TACTUS_CHURN_ROUND must be whole seconds, at least 10, a multiple of 5, not $round"
+[[ "$baseline" =~ ^[0-9]+$ ]] && [ $((baseline % round)) -eq $((round - 2)) ] \
+    || fail "Benchmarks/churn.sh: TACTUS_CHURN_BASELINE must be 2 s before a round's end ($((round - 2)), $((2 * round - 2)) …), not $baseline"
 [[ "$rss_bound" =~ ^[0-9]+$ ]] || fail "Benchmarks/churn.sh: TACTUS_CHURN_RSS_BOUND_KB must be whole kB, not $rss_bound"
 # Whole minutes: the last minute's controller has switched back to the first preset,
 # so the end is read with the preset the baseline was.
 if [ -z "$restart_minutes" ]; then
+    [ "$round" -eq 60 ] || fail "Benchmarks/churn.sh: TACTUS_CHURN_ROUND needs TACTUS_CHURN_RESTARTS"
     [[ "$seconds" =~ ^[0-9]+$ ]] && [ "$seconds" -ge 300 ] && [ $((seconds % 60)) -eq 0 ] \
         || fail "Benchmarks/churn.sh: SECONDS must be whole minutes, at least 300 (the third minute's end is the baseline), not $seconds"
 else
-    [[ "$seconds" =~ ^[0-9]+$ ]] && [ "$seconds" -ge $((baseline + 62)) ] && [ $((seconds % 60)) -eq 0 ] \
-        || fail "Benchmarks/churn.sh: SECONDS must be whole minutes ending at least a minute after the baseline ($baseline s), not $seconds"
+    [[ "$seconds" =~ ^[0-9]+$ ]] && [ "$seconds" -ge $((baseline + round + 2)) ] && [ $((seconds % round)) -eq 0 ] \
+        || fail "Benchmarks/churn.sh: SECONDS must be whole rounds ($round s) ending at least a round after the baseline ($baseline s), not $seconds"
     for m in $restart_minutes; do
-        [[ "$m" =~ ^[0-9]+$ ]] && [ "$m" -ge 1 ] && [ $((m * 60)) -lt "$seconds" ] \
-            || fail "Benchmarks/churn.sh: TACTUS_CHURN_RESTARTS: $m is not a minute of the run (1 to $((seconds / 60 - 1)))"
+        [[ "$m" =~ ^[0-9]+$ ]] && [ "$m" -ge 1 ] && [ $((m * round)) -lt "$seconds" ] \
+            || fail "Benchmarks/churn.sh: TACTUS_CHURN_RESTARTS: $m is not a round of the run (1 to $((seconds / round - 1)))"
     done
 fi
 out=${TACTUS_BENCH_OUT:-$(mktemp -d "${TMPDIR:-/tmp}/tactus-churn.XXXXXX")}
@@ -178,16 +189,18 @@ for name, program, tempo, pitch in (("Churn A", 0, 120, 1200), ("Churn B", 1, 13
                 f'"sounds": {{ "accent": {{ "sample": "{stem}.wav" }} }} }}\n')
 EOF
 
-# One minute of the controller, from the sender's first cycle: holds at 1, 11, … 51 s,
-# Program Change at 5 and 35 s.
-python3 -B - "$out/minute.txt" <<'EOF'
+# One round of the controller, from the sender's first cycle: holds at 1, 11, … 51 s,
+# Program Change at 5 and 35 s (a 60 s round; a 15 s round: a hold at 1 s, Program
+# Change at 5 and 9 s: the client has closed 2 s before the round ends, with a restart).
+python3 -B - "$out/minute.txt" "$round" <<'EOF'
 import sys
+round_seconds = int(sys.argv[2])
 lines = []
-for k in range(6):
+for k in range(round_seconds // 10):
     t, key = 1 + 10 * k, 72 if k % 2 == 0 else 71
     lines += [f"{t:.3f} 90 {key:x} 64", f"{t + 0.05:.3f} d0 3c", f"{t + 0.8:.3f} d0 78",
               f"{t + 1.5:.3f} d0 0", f"{t + 1.5:.3f} 80 {key:x} 0"]
-lines += ["5.000 c0 01", "35.000 c0 00"]
+lines += ["5.000 c0 01", f"{min(round_seconds // 2 + 5, round_seconds - 6)}.000 c0 00"]
 with open(sys.argv[1], "w") as f:
     f.write("\n".join(sorted(lines, key=lambda l: float(l.split()[0]))) + "\n")
 EOF
@@ -230,7 +243,7 @@ sample() { # SECONDS: one line of samples.txt
 }
 
 keys=(Right Left Up Down)
-minutes=$(((seconds + 59) / 60))
+minutes=$(((seconds + round - 1) / round))
 [ -n "$restart_minutes" ] || restart_minutes=$((minutes / 2 > 4 ? minutes / 2 : 4))
 started_precise=$(date +%s.%N)
 started=${started_precise%.*}
@@ -256,7 +269,7 @@ while :; do
         sample "$now"
         next_sample=$((next_sample + 5))
     fi
-    if ((now >= minute * 60)); then
+    if ((now >= minute * round)); then
         if [ -n "$sender_pid" ]; then wait "$sender_pid" 2>/dev/null || true; sender_pid=""; fi
         if [[ " $restart_minutes " == *" $minute "* ]] && ((minute > 0)); then
             say "minute $minute: restarting jackd"

@@ -4,11 +4,12 @@ import TactusCLI
 
 extension JACKServerTests {
     /// A pressure hold on JACK while a preset's sample takes long to read: the
-    /// sample is a named pipe, which this test fills only 3.3 s after the sender
-    /// started, so the read blocks from the Program Change (1.2 s) until then. The
-    /// hold's steps (a tap's +1 at the Note On, then +1 every 0.16 s from 0.32 s,
-    /// docs/DESIGN.md §5.4) go on meanwhile, each heard on the clock at its time,
-    /// and the preset's 150 BPM comes only after the read.
+    /// sample is a named pipe, which this test fills only once the sender has
+    /// let go of the key (3 s into its script) and closed, so the read blocks
+    /// from the Program Change (1.2 s) until after the hold. The hold's steps (a
+    /// tap's +1 at the Note On, then +1 every 0.16 s from 0.32 s, docs/DESIGN.md
+    /// §5.4) go on meanwhile, each heard on the clock at its time, and the
+    /// preset's 150 BPM comes only after the read, exactly: no step follows it.
     @Suite(.serialized) struct PresetSampleReadOnJACK {
         @Test func pressureStepsKeepTheirScheduleOnJACKWhileAPresetsSampleIsRead() throws {
             let server = try JackTestServer()
@@ -38,11 +39,11 @@ extension JACKServerTests {
                                           "XDG_STATE_HOME": home.appendingPathComponent("state").path])
             defer { if tactus.isRunning { kill(tactus.processIdentifier, SIGKILL) } }
             #expect(Launch.waitFor(out, containing: " running"), "\(Launch.text(out))")
-            // Up key (72) at 1 s, light pressure (60 of 127) from 1.05 s, Program Change 101 at 1.2 s, let go at 3.8 s.
+            // Up key (72) at 1 s, light pressure (60 of 127) from 1.05 s, Program Change 101 at 1.2 s,
+            // let go at 3.0 s (the hold's last step at 2.92 s).
             let script = try JACKServerTests.InteractiveDisplay.script("\(server.name).read.script",
-                                                                        ["1.0 90 48 40", "1.05 D0 3C", "1.2 C0 65", "3.8 D0 00", "3.8 80 48 00"])
+                                                                        ["1.0 90 48 40", "1.05 D0 3C", "1.2 C0 65", "3.0 D0 00", "3.0 80 48 00"])
             let sender = try JACKServerTests.InteractiveDisplay.send(server: server, to: "rd:control", script: script, name: "presser")
-            let launched = Date()
             // The sender's own output beside the clock, so the Note On has its frame.
             for _ in 0..<100 {
                 let connect = try TestProcess.launch("/usr/bin/jack_connect", ["-s", server.name, "presser:out", "rec:midi_2"],
@@ -50,15 +51,19 @@ extension JACKServerTests {
                 if TestProcess.wait(connect, seconds: 5) == 0 { break }
                 Thread.sleep(forTimeInterval: 0.02)
             }
-            // The sample's bytes, 3.3 s after the sender started: open() waits for the reading thread.
-            Thread.sleep(forTimeInterval: max(0, 3.3 + launched.timeIntervalSinceNow))
+            // The sample's bytes once the sender played its last event (the release) and
+            // closed: the read ends after the hold, whatever the machine's load (a write at a
+            // fixed wall-clock time fell before the release on a loaded host once the sender
+            // started late, and a step then followed the preset's tempo). open() waits for
+            // the reading thread.
+            #expect(TestProcess.wait(sender, seconds: 15) == 0)
             let bytes = try Data(contentsOf: wav)
             let fd = open(pipe, O_WRONLY)
             #expect(fd >= 0)
             _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
             close(fd)
-            #expect(TestProcess.wait(sender, seconds: 15) == 0)
-            Thread.sleep(forTimeInterval: 1.5)
+            // The preset comes at the next bar line: 1.8 s at most at the hold's 132 BPM.
+            Thread.sleep(forTimeInterval: 2.5)
             #expect(Launch.stop(tactus) == 0)
             _ = Launch.stop(recorder)
 
@@ -81,12 +86,10 @@ extension JACKServerTests {
                 #expect(abs(median - expected) <= 1, "step \(k) (\(122 + k) BPM, \(expected) frames a tick): \(inside)")
             }
             print("steps heard while the sample was read: \(heard.joined(separator: "; "))")
-            // The preset's 150 BPM (800 frames a tick) only after the read. The hold goes on
-            // stepping from there (151 BPM: 795 frames), and the bar line may fall just before a
-            // step, so the first tick at 150 or faster may already be the step's; the hold alone
-            // reaches ~138 BPM (870 frames) by its release.
+            // The preset's 150 BPM (800 frames a tick) only after the read, and exactly: the
+            // key was let go before it (the hold alone reaches 132 BPM, 909 frames).
             let firstFast = intervals.first { $0.length <= 800 }
-            #expect(firstFast.map { $0.start > noteOn + 15_360 + 7_680 * 10 && (795...800).contains($0.length) } == true,
+            #expect(firstFast.map { $0.start > noteOn + 15_360 + 7_680 * 10 && $0.length == 800 } == true,
                     "150 BPM from \(String(describing: firstFast)), Note On at \(noteOn)")
         }
     }

@@ -26,15 +26,18 @@ extension JACKServerTests {
             let interval = 48000 * 60 / bpm / 24
             let ticks = s.recording.ticks()
             let first = ticks.first ?? 0
-            var late = 0, off = 0
+            var late = 0, off = 0, offTicks: [String] = []
             for f in ticks {
                 let e = Double(f - first) - (Double(f - first) / interval).rounded() * interval
                 if abs(e) <= 0.5 { continue }
-                if f % Int64(period) == 0 && e > 0 && e < interval / 2 { late += 1 } else { off += 1 }
+                if f % Int64(period) == 0 && e > 0 && e < interval / 2 { late += 1 } else { off += 1; offTicks.append("\(f): \(e)") }
             }
             #expect(s.messages["tactus"]?.contains(" 0 xruns") == false, "the stalls must cause xruns: \(s.messages)")
             #expect(late >= 1, "some tick fell in a skipped cycle")
-            #expect(off == 0, "\(off) ticks neither on the grid nor late at a cycle start")
+            // Named with the recorder's holes beside them: on a machine loaded to 170 xruns in
+            // the 9 s, a tick was once exactly one period off, not at a cycle start, next to
+            // holes whose frame time stepped back (the recorder's stamp, not Tactus's frame).
+            #expect(off == 0, "\(off) ticks neither on the grid nor late at a cycle start: \(offTicks.prefix(5)); recorder holes \(s.recording.holes.count), xruns \(s.recording.xruns)")
             #expect(ticks.count > 300)
             if let last = ticks.last {
                 let e = Double(last - first) - (Double(last - first) / interval).rounded() * interval
