@@ -8,7 +8,6 @@ import TactusJACK
 /// real-time cycle reads it from Link through the time-source seam.
 final class LinkFollower {
     private let metronome: JackMetronome
-    private var seenChanges = 0
     /// The last tempo taken from a peer, while it is still the one playing.
     private var adopted: BPM?
 
@@ -18,11 +17,7 @@ final class LinkFollower {
     func round(_ loop: ControlLoop<MonotonicClock>) -> LinkSessionView? {
         guard let link = metronome.link else { return nil }
         let shared = metronome.shared
-        let changes = shared.pointee.linkPeerTempoChanges.load(ordering: .acquiring)
-        if changes != seenChanges {
-            seenChanges = changes
-            let hundredths = shared.pointee.linkTempoHundredths.load(ordering: .relaxed)
-            let tempo = BPM(hundredths: Int32(clamping: hundredths))
+        if let tempo = metronome.takePeerTempo() {
             if tempo != loop.tempo {
                 loop.adopt(tempo)
                 adopted = tempo

@@ -41,20 +41,22 @@ struct JackCycleSource: CycleSource {
             let changes = context.pointee.link?.peerTempoChanges ?? before
             shared.pointee.linkPhaseMillionths.store(Int(phase * 1_000_000), ordering: .relaxed)
             shared.pointee.linkTempoHundredths.store(Int(tempo * 100 + 0.5), ordering: .relaxed)
-            shared.pointee.linkPeerTempoChanges.store(changes, ordering: .releasing)
+            shared.pointee.linkPeerTempoChanges.store(changes, ordering: .relaxed)
             // A peer's tempo: the control thread takes it into the pressure controller now.
-            if changes != before, let wakeup = context.pointee.wakeup { ProcessCycle.post(wakeup) }
+            if changes != before {
+                shared.pointee.cycleEvents.push(.peerTempo(BPM(hundredths: Int32(clamping: Int(tempo * 100 + 0.5)))))
+                if let wakeup = context.pointee.wakeup { ProcessCycle.post(wakeup) }
+            }
             return position
         }
         if let running = requests.running {
-            shared.pointee.lastTransportRequest.store(running, ordering: .relaxed)
-            shared.pointee.transportRequests.add(1, ordering: .releasing)
+            shared.pointee.cycleEvents.push(.transportRequested(running: running))
             if let wakeup = context.pointee.wakeup { ProcessCycle.post(wakeup) }
         }
         // The player's tempi the control session sees itself; the engine's own it hears of
         // here, woken to say so now (once a run: the trainer steps at bar lines at the most).
         if requests.enginesOwnTempo {
-            shared.pointee.refusedEngineTempi.add(1, ordering: .relaxed)
+            shared.pointee.cycleEvents.push(.engineTempoRefused)
             if let wakeup = context.pointee.wakeup { ProcessCycle.post(wakeup) }
         }
         return transport

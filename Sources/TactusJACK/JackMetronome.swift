@@ -41,6 +41,8 @@ public final class JackMetronome {
     public let linkQuantum: Double
     /// `--transport`: the control thread's half (in every mode: a preset may change it).
     let transportLink: JackTransportLink
+    /// The control thread's end of `JackShared.cycleEvents`.
+    let cycleEvents = CycleEventReader()
 
     /// Whether a server is there and the client active.
     public private(set) var isConnected = false
@@ -66,7 +68,6 @@ public final class JackMetronome {
     private var pendingUntil = ContinuousClock.now
     private var reportedDrops = 0
     private var seenXruns = 0
-    private var seenTransportChanges = 0
     /// Bumped by a `service()` that found the client's figures changed (connected
     /// or lost, rate, period, graph, xruns): the display reads them again then.
     public private(set) var changes = 0
@@ -156,6 +157,8 @@ public final class JackMetronome {
         let old = transportLink.mode
         guard mode != old else { return }
         log("JACK transport \(old.label) → \(mode.label)")
+        // What the transport and Tactus did under the old mode is not news to the new one.
+        takeCycleEvents(client: nil)
         transportLink.change(to: mode, client: isConnected ? client?.handle : nil, context: context, status: control.pointee.status, shared: shared)
         changes += 1
     }
@@ -173,12 +176,11 @@ public final class JackMetronome {
     public func service() -> ControlTime? {
         let now = ContinuousClock.now
         let before = (isConnected, seenGraphChanges, bufferSize, context?.pointee.engine.sampleRate)
-        let transportBefore = shared.pointee.transportChanges.load(ordering: .relaxed)
+        var transportMoved = false
         defer {
             let xruns = notices.pointee.xruns.load(ordering: .relaxed)
             if xruns != seenXruns || before != (isConnected, seenGraphChanges, bufferSize, context?.pointee.engine.sampleRate)
-                || transportBefore != seenTransportChanges {
-                seenTransportChanges = transportBefore
+                || transportMoved {
                 seenXruns = xruns
                 changes += 1
             }
@@ -217,7 +219,7 @@ public final class JackMetronome {
             changes += 1
         }
         if !pending.isEmpty { connectPending(client) }
-        transportLink.service(client.handle, control: control, shared: shared)
+        transportMoved = takeCycleEvents(client: client.handle)
         due = earliest(earliest(due, snapshotDue), pending.isEmpty ? nil : now + Self.pendingRetry)
         return deadline(due, from: now)
     }
@@ -225,7 +227,17 @@ public final class JackMetronome {
     /// How many of the engine's own tempi (the trainer's, a tempo map's) the
     /// JACK timebase master refused (`--transport follow` owns the tempo,
     /// docs/DESIGN.md §9), for the control session to say (`ControlSession.refusedEngineTempi`).
-    public var refusedEngineTempi: Int { shared.pointee.refusedEngineTempi.load(ordering: .relaxed) }
+    public var refusedEngineTempi: Int { cycleEvents.refusedEngineTempi }
+
+    /// A Link peer's tempo since the last call, once (docs/DESIGN.md §11.3).
+    public func takePeerTempo() -> BPM? { cycleEvents.takePeerTempo() }
+
+    /// Takes what the cycles said since the last round (`CycleEventReader`);
+    /// true when the transport or the song moved.
+    @discardableResult
+    func takeCycleEvents(client: OpaquePointer?) -> Bool {
+        cycleEvents.take(from: shared, client: client, transportLink: transportLink, control: control)
+    }
 
     /// How often connections whose other end is not there yet are tried again
     /// (a client may register its ports without a graph notice reaching us first).
@@ -341,6 +353,7 @@ public final class JackMetronome {
             context.pointee.ports = nil
             throw error
         }
+        takeCycleEvents(client: nil)
         transportLink.attached(handle, context: context, status: control.pointee.status, shared: shared)
     }
 

@@ -34,51 +34,34 @@ public struct JackShared: ~Copyable, @unchecked Sendable {
     public let linkPhaseMillionths = Atomic<Int>(0)
     /// The session's other peers, as the control thread last counted them.
     public let linkPeers = Atomic<Int>(0)
-    /// `LinkTimeline.peerTempoChanges`: a new count is a tempo the session set.
+    /// `LinkTimeline.peerTempoChanges`, a figure for the tests (the control
+    /// thread hears of each as `CycleEvent.peerTempo`).
     public let linkPeerTempoChanges = Atomic<Int>(0)
     /// Clock events JACK had no room for in the `clock` port buffer.
     public let clockEventsLost = Atomic<Int>(0)
 
     /// JACK transport as the process callback saw it last (`--transport`):
-    /// rolling or not, its frame, how many locates (frame jumps the roll does
-    /// not explain) and changes it saw, and whether the cycle's position had
-    /// BBT (a timebase master publishes it).
+    /// rolling or not, its frame, and whether the cycle's position had BBT (a
+    /// timebase master publishes it). Read as they are.
     public let transportRolling = Atomic<Bool>(false)
     public let transportFrame = Atomic<UInt32>(0)
-    /// The transport's frame in the cycle it last started, stopped or jumped.
-    public let transportChangeFrame = Atomic<UInt32>(0)
-    /// Locates left to the control thread: the process cycle takes a locate
-    /// while rolling itself (`TransportTake`) in `join` and `master`.
-    public let transportLocates = Atomic<Int>(0)
-    /// Locates while rolling the process cycle gave the engine itself.
+    public let timebasePresent = Atomic<Bool>(false)
+    /// Locates while rolling the process cycle gave the engine itself (a figure for the tests).
     public let transportLocatesTaken = Atomic<Int>(0)
     /// Repositions that are nobody's locate to follow, -1 for none: the frame
     /// Tactus located the transport to itself before starting it (its own
     /// start, echoed), and where the transport was when this client released
     /// the timebase while rolling (jack2's reposition a period back, §13.5).
-    /// Stored by the control thread, taken by whichever side sees the echo.
+    /// Stored by the control thread, taken by the cycle that sees the echo
+    /// (`ProcessCycle.isEcho`): echoes are decided there only.
     public let ownLocateFrame = Atomic<Int>(-1)
     public let releasedAtFrame = Atomic<Int>(-1)
-    /// The transport frame of the bar the song started playing from, stored
-    /// by the cycle where Tactus started (`Engine.transportFrame(ofBar:)`, the
-    /// grid's tempo and meter), for the control thread to locate the transport there.
-    public let songStartTransportFrame = Atomic<Int>(0)
-    public let transportChanges = Atomic<Int>(0)
-    public let timebasePresent = Atomic<Bool>(false)
     /// The mode as the process cycle reads it (`TransportCycleMode.bits(_:)`): set
     /// at start and when a preset's `"transport"` changes it while running.
     public let transportMode = Atomic<Int>(0)
-    /// Start, Continue or Stop the player asked of a JACK transport that owns
-    /// them (`--transport follow`, `TimeSourceRequests.running`): how many, and
-    /// the last (true: start), for the control thread to hand to JACK
-    /// (`jack_transport_start`, `_stop`).
-    public let transportRequests = Atomic<Int>(0)
-    public let lastTransportRequest = Atomic<Bool>(false)
-    /// The engine's own tempi (the trainer's steps, a tempo map's segments)
-    /// asked of a JACK transport that owns the tempo (follow): refused, counted
-    /// for the control session to say so once a run (`ControlSession.tempoOwner`:
-    /// the player's keys and pressure it says once a hold itself).
-    public let refusedEngineTempi = Atomic<Int>(0)
+    /// Real-time → control thread: what happened in the cycles, in order
+    /// (`CycleEvent`), taken by `JackMetronome.service`.
+    public let cycleEvents = SPSCRing<CycleEvent>(capacity: 64)
     /// Calls of this client's timebase callback (`--transport master`).
     public let timebaseCallbacks = Atomic<Int>(0)
 

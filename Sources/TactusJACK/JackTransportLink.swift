@@ -7,8 +7,8 @@ import TactusCore
 /// The control thread's half of `--transport` (docs/DESIGN.md §13): the
 /// timebase registration, and start, stop and locate carried between Tactus
 /// and JACK transport both ways. The process callback only reads the
-/// transport (`ProcessCycle.readTransport`) and wakes this thread when it
-/// changed; every request to JACK (`jack_transport_start`, `_stop`,
+/// transport (`ProcessCycle.readTransport`), says what it did as
+/// `CycleEvent`s and wakes this thread; every request to JACK (`jack_transport_start`, `_stop`,
 /// `_locate`, `jack_set_timebase_callback`) and every engine command is made
 /// here, on the thread that owns the command ring's producer end.
 ///
@@ -27,11 +27,6 @@ final class JackTransportLink {
     private let log: (String) -> Void
     /// This client holds the timebase (`master`, or `master-force`).
     private(set) var isMaster = false
-    /// The state seen in the last round.
-    private var seenRolling = false
-    private var seenRunning = false
-    private var seenLocates = 0
-    private var seenRequests = 0
     private var saidBusy = false
     /// The process cycle starts and relocates the engine itself (no Link:
     /// with it, a start is asked of the session through the engine's commands).
@@ -68,7 +63,8 @@ final class JackTransportLink {
             // jack2 answers `jack_release_timebase` with a reposition to the
             // frame of a cycle around the request (a period back from where it
             // rolls, through one `Starting` cycle): no locate of anyone's to follow.
-            shared.pointee.releasedAtFrame.store(seenRolling ? Int(shared.pointee.transportFrame.load(ordering: .relaxed)) : -1,
+            let rolling = shared.pointee.transportRolling.load(ordering: .relaxed)
+            shared.pointee.releasedAtFrame.store(rolling ? Int(shared.pointee.transportFrame.load(ordering: .relaxed)) : -1,
                                                  ordering: .relaxed)
             jack_release_timebase(client)
             isMaster = false
@@ -81,12 +77,8 @@ final class JackTransportLink {
         if let client, let context { register(client, context: context) }
     }
 
-    /// What the next round compares with: the transport and Tactus as they are.
+    /// What happened before now is not news: Tactus's own locate is forgotten.
     private func seen(status: borrowing EngineStatus, shared: UnsafeMutablePointer<JackShared>) {
-        seenRolling = shared.pointee.transportRolling.load(ordering: .relaxed)
-        seenRunning = status.running.load(ordering: .relaxed)
-        seenLocates = shared.pointee.transportLocates.load(ordering: .relaxed)
-        seenRequests = shared.pointee.transportRequests.load(ordering: .relaxed)
         shared.pointee.ownLocateFrame.store(-1, ordering: .relaxed)
     }
 
@@ -114,57 +106,51 @@ final class JackTransportLink {
         isMaster = false
     }
 
-    /// One round: carries what changed since the last round across.
-    func service(_ client: OpaquePointer, control: UnsafeMutablePointer<EngineControl>, shared: UnsafeMutablePointer<JackShared>) {
+    /// One thing a cycle saw (`CycleEvent`), carried across: the transport
+    /// moves Tactus, Tactus moves the transport. The current figures decide
+    /// whether it is still news: a side that already agrees (the other's echo)
+    /// is left alone. In follow mode only Tactus's own start and stop requests
+    /// go to JACK.
+    func handle(_ event: CycleEvent, client: OpaquePointer, control: UnsafeMutablePointer<EngineControl>,
+                shared: UnsafeMutablePointer<JackShared>) {
         guard mode != .off else { return }
         let rolling = shared.pointee.transportRolling.load(ordering: .acquiring)
-        let locates = shared.pointee.transportLocates.load(ordering: .acquiring)
-        // Where it started, stopped or jumped to: it may have rolled on since.
-        let frame = shared.pointee.transportChangeFrame.load(ordering: .relaxed)
         let running = control.pointee.status.running.load(ordering: .acquiring)
-        defer {
-            seenRolling = rolling
-            seenRunning = running
-            seenLocates = locates
-        }
         if mode == .follow {
             // The engine follows the transport; Tactus's own start and stop go to it.
-            let requests = shared.pointee.transportRequests.load(ordering: .acquiring)
-            if requests != seenRequests {
-                seenRequests = requests
-                if shared.pointee.lastTransportRequest.load(ordering: .relaxed) { jack_transport_start(client) } else { jack_transport_stop(client) }
+            if case .transportRequested(let start) = event {
+                if start { jack_transport_start(client) } else { jack_transport_stop(client) }
             }
             return
         }
-        // A locate the cycle left here (of a stopped transport, or a jump
-        // without jack2's `Starting` cycle), unless it is Tactus's own or
-        // jack2's reposition after the release (`ProcessCycle.isEcho`).
-        if locates != seenLocates && !ProcessCycle.isEcho(shared, frame: frame) {
+        switch event {
+        case .transportLocated(let frame):
+            // A locate the cycle left here (of a stopped transport, or a jump
+            // without jack2's `Starting` cycle); echoes never come this far.
             control.pointee.commands.push(.locateTransport(frame: frame))
-        }
-        if rolling != seenRolling {
-            if rolling && !running && !cycleTakesStarts {
-                if frame == 0 {
-                    control.pointee.commands.push(.start)
-                } else {
-                    control.pointee.commands.push(.locateTransport(frame: frame))
-                    control.pointee.commands.push(.continue)
-                }
-            } else if !rolling && running {
-                control.pointee.commands.push(.stop)
-            }
-        } else if running != seenRunning && running != rolling {
-            if running {
-                // Tactus started: the transport rolls from the bar it plays.
-                let from = UInt32(clamping: shared.pointee.songStartTransportFrame.load(ordering: .relaxed))
-                if from != shared.pointee.transportFrame.load(ordering: .relaxed) {
-                    shared.pointee.ownLocateFrame.store(Int(from), ordering: .relaxed)
-                    jack_transport_locate(client, from)
-                }
-                jack_transport_start(client)
+        case .transportStarted(let frame):
+            // Without Link the cycle gave the start to the engine already.
+            guard rolling && !running && !cycleTakesStarts else { return }
+            if frame == 0 {
+                control.pointee.commands.push(.start)
             } else {
-                jack_transport_stop(client)
+                control.pointee.commands.push(.locateTransport(frame: frame))
+                control.pointee.commands.push(.continue)
             }
+        case .transportStopped:
+            if !rolling && running { control.pointee.commands.push(.stop) }
+        case .songStarted(let from):
+            // Tactus started: the transport rolls from the bar it plays.
+            guard running && !rolling else { return }
+            if from != shared.pointee.transportFrame.load(ordering: .relaxed) {
+                shared.pointee.ownLocateFrame.store(Int(from), ordering: .relaxed)
+                jack_transport_locate(client, from)
+            }
+            jack_transport_start(client)
+        case .songStopped:
+            if !running && rolling { jack_transport_stop(client) }
+        case .transportRequested, .peerTempo, .engineTempoRefused:
+            break
         }
     }
 

@@ -159,7 +159,9 @@ enum ProcessCycle {
             if running != wasRunning && (mode.reads || context.pointee.link != nil) {
                 if running {
                     let bar = max(1, status.pointee.status.bar.load(ordering: .relaxed))
-                    shared.pointee.songStartTransportFrame.store(Int(context.pointee.engine.transportFrame(ofBar: bar)), ordering: .relaxed)
+                    shared.pointee.cycleEvents.push(.songStarted(transportFrame: context.pointee.engine.transportFrame(ofBar: bar)))
+                } else {
+                    shared.pointee.cycleEvents.push(.songStopped)
                 }
                 if let wakeup = context.pointee.wakeup { post(wakeup) }
             }

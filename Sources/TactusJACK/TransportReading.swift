@@ -34,24 +34,27 @@ extension ProcessCycle {
         // start, and a locate while rolling, are the engine's in this cycle.
         let takes = mode.reads && !mode.follows && context.pointee.link == nil && !context.pointee.dry
         var reading = TransportReading()
-        var echo = false
+        // Whether a locate is anyone's to follow is decided here only: the
+        // echo of Tactus's own locate, or jack2's reposition after a release.
+        let echo = seen.located && mode.reads && isEcho(shared, frame: position.frame)
         if takes && seen.changed && rolling {
             reading.move = .started(frame: position.frame)
-        } else if takes && seen.located && context.pointee.transport.relocating {
-            echo = isEcho(shared, frame: position.frame)
-            if !echo { reading.move = .located(frame: position.frame) }
+        } else if takes && seen.located && context.pointee.transport.relocating && !echo {
+            reading.move = .located(frame: position.frame)
+            shared.pointee.transportLocatesTaken.add(1, ordering: .relaxed)
         }
-        var moved = false
-        if case .some = reading.move { moved = true }
-        let leftToControl = seen.located && !moved && !echo
         shared.pointee.transportRolling.store(rolling, ordering: .relaxed)
         shared.pointee.transportFrame.store(position.frame, ordering: .relaxed)
         shared.pointee.timebasePresent.store(hasBBT, ordering: .relaxed)
-        if leftToControl { shared.pointee.transportLocates.add(1, ordering: .relaxed) }
-        if case .located? = reading.move { shared.pointee.transportLocatesTaken.add(1, ordering: .relaxed) }
+        // Said in every mode (the display shows the transport in `off` too);
+        // the control thread woken for it only when the mode carries it across.
         if seen.changed || seen.located {
-            shared.pointee.transportChangeFrame.store(position.frame, ordering: .relaxed)
-            shared.pointee.transportChanges.add(1, ordering: .releasing)
+            if seen.changed {
+                shared.pointee.cycleEvents.push(rolling ? .transportStarted(frame: position.frame) : .transportStopped(frame: position.frame))
+            }
+            var taken = false
+            if case .located? = reading.move { taken = true }
+            if seen.located && !taken && !echo { shared.pointee.cycleEvents.push(.transportLocated(frame: position.frame)) }
             if mode.reads, let wakeup = context.pointee.wakeup { post(wakeup) }
         }
         // Not following: a follow a preset switches to later starts its phase afresh.

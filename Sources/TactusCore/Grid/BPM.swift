@@ -13,6 +13,9 @@ public struct BPM: Hashable, Comparable, Sendable, BitwiseCopyable, CustomString
     public let hundredths: Int32
 
     /// Clamps to 1–999 BPM: the controller's steps saturate at the range limits.
+    #if REALTIME_CHECKS
+    @_noLocks @_noAllocation
+    #endif
     public init(hundredths: Int32) {
         self.hundredths = min(max(hundredths, 100), 99_900)
     }

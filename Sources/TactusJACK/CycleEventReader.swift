@@ -1,0 +1,39 @@
+import TactusCore
+
+/// The control thread's end of the cycles' events (`JackShared.cycleEvents`,
+/// `CycleEvent`): the one consumer, which takes them in order each round and
+/// hands each to the part that acts on it. The transport's and Tactus's moves
+/// go to `JackTransportLink`; a Link peer's tempo waits for the control
+/// session's next round (`takePeerTempo`); the engine's own tempi a source
+/// refused are counted for the session to say once a run.
+final class CycleEventReader {
+    /// The engine's own tempi (the trainer's, a tempo map's) the JACK
+    /// timebase master refused (`--transport follow` owns the tempo,
+    /// docs/DESIGN.md §9, §13.4).
+    private(set) var refusedEngineTempi = 0
+    private var peerTempo: BPM?
+
+    /// A peer's tempo since the last call, once.
+    func takePeerTempo() -> BPM? {
+        defer { peerTempo = nil }
+        return peerTempo
+    }
+
+    /// Every event waiting, in order. Transport events go to `transportLink`
+    /// only with a `client` (nil: what happened before a reconnection or a
+    /// mode change is not news). True when the transport or the song moved.
+    func take(from shared: UnsafeMutablePointer<JackShared>, client: OpaquePointer?, transportLink: JackTransportLink,
+              control: UnsafeMutablePointer<EngineControl>) -> Bool {
+        var moved = false
+        while let event = shared.pointee.cycleEvents.pop() {
+            switch event {
+            case .peerTempo(let tempo): peerTempo = tempo
+            case .engineTempoRefused: refusedEngineTempi += 1
+            default:
+                moved = true
+                if let client { transportLink.handle(event, client: client, control: control, shared: shared) }
+            }
+        }
+        return moved
+    }
+}
