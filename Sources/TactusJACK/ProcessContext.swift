@@ -239,6 +239,12 @@ enum ProcessCycle {
         context.pointee.timeline.resume(at: context.pointee.endFrame)
         context.pointee.dry = true
         run(context, frames: jack_nframes_t(frames))
+        // The stopped engine sends no event, so the cycle's clock stream goes
+        // untouched: a build without specialization (debug) instantiates the
+        // ring's generic type where it is first used, and that allocates and
+        // locks. It is used here first, before activation (read only: the
+        // clock thread that takes from it has not started).
+        _ = context.pointee.shared.pointee.clockStream?.peek()
         context.pointee.dry = false
         context.pointee.timeline.resume(at: context.pointee.endFrame)
     }
