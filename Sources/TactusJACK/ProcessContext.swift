@@ -239,12 +239,14 @@ enum ProcessCycle {
         context.pointee.timeline.resume(at: context.pointee.endFrame)
         context.pointee.dry = true
         run(context, frames: jack_nframes_t(frames))
-        // The stopped engine sends no event, so the cycle's clock stream goes
-        // untouched: a build without specialization (debug) instantiates the
-        // ring's generic type where it is first used, and that allocates and
-        // locks. It is used here first, before activation (read only: the
-        // clock thread that takes from it has not started).
+        // The stopped engine sends no event and the transport did nothing, so
+        // the cycle's clock stream and its events ring go untouched: a build
+        // without specialization (debug) instantiates a ring's generic type
+        // where it is first used, and that allocates and locks. They are used
+        // here first, before activation (read only: their consumers, the
+        // clock thread and the control thread's next round, have not started).
         _ = context.pointee.shared.pointee.clockStream?.peek()
+        _ = context.pointee.shared.pointee.cycleEvents.peek()
         context.pointee.dry = false
         context.pointee.timeline.resume(at: context.pointee.endFrame)
     }
