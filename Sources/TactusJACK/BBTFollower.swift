@@ -152,7 +152,16 @@ struct BBTFollower: BitwiseCopyable {
         let exact = p.valid.rawValue & JackTickDouble.rawValue != 0
         let tick = exact ? p.tick_double : Double(p.tick)
         let barPulse = originPulse + Double(p.bar - originBar) * beatsPerBar * pulsesPerBeat
-        let atBBT = barPulse + (Double(p.beat - 1) + tick / p.ticks_per_beat) * pulsesPerBeat
+        // The beat within the bar from 0. JACK's `beat` counts within the bar
+        // (jack/types.h: 1 to `beats_per_bar`); one past the bar's last is
+        // klick's (`klick -T`) reading of a bar line on the cycle's first frame:
+        // it counts the bar on but not the beat (bar 2 beat 5 of 4, tick 0, for
+        // bar 2's first beat). Taken as more beats into the bar it is a bar
+        // ahead: the engine answers a locate there and one back the cycle after,
+        // and the downbeat between them never sounds. It is that beat of the bar
+        // it names.
+        let beatInBar = Double((Int(p.beat) - 1) % meter.beatsPerBar)
+        let atBBT = barPulse + (beatInBar + tick / p.ticks_per_beat) * pulsesPerBeat
         // The BBT is of frame + bbt_offset when the master says so.
         let offset = p.valid.rawValue & JackBBTFrameOffset.rawValue != 0 ? Double(p.bbt_offset) : 0
         let frame = Double(p.frame) + offset
