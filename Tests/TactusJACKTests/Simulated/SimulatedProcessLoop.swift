@@ -45,13 +45,12 @@ final class SimulatedProcessLoop {
     let transportLink: JackTransportLink
     let options: JackRunOptions
     private(set) var isTimebaseMaster: Bool
-    private(set) var log: [String] = []
 
     /// What the run produced.
     private(set) var onsets: [Onset] = []
     private(set) var midi: [(jackFrame: UInt32, bytes: [UInt8])] = []
-    /// The BBT Tactus published for the cycle at that JACK frame (master).
-    private(set) var published: [(jackFrame: UInt32, position: jack_position_t)] = []
+    /// The BBT Tactus published for the cycle at that JACK frame and engine frame (master).
+    private(set) var published: [(jackFrame: UInt32, engineFrame: Int64, position: jack_position_t)] = []
     /// Every cycle this client ran: its JACK frame, the transport's state and frame.
     private(set) var cycles: [(jackFrame: UInt32, state: jack_transport_state_t, transportFrame: UInt32)] = []
     /// MIDI input for the `control` port, at JACK frames.
@@ -80,8 +79,7 @@ final class SimulatedProcessLoop {
         shared.initialize(to: JackShared(controlInputCapacity: 4096, clockStreamCapacity: nil))
         context = .allocate(capacity: 1)
         context.initialize(to: try ProcessContext(options: options, sampleRate: rate, control: engineControl, shared: shared, wakeup: nil))
-        var said: [String] = []
-        transportLink = JackTransportLink(mode: mode, shared: shared, cycleTakesStarts: true) { said.append($0) }
+        transportLink = JackTransportLink(mode: mode, shared: shared, cycleTakesStarts: true) { _ in }
         isTimebaseMaster = mode.wantsTimebase
         // JackMetronome.attach: the dry cycle before activation; connect: the start.
         var host = SimulatedHost(loop: self)
@@ -135,7 +133,7 @@ final class SimulatedProcessLoop {
             var position = jack_position_t()
             ProcessCycle.publishBarBeatTick(context, into: &position)
             transport.publish(position)
-            published.append((jackFrame &+ frames, position))
+            published.append((jackFrame &+ frames, context.pointee.endFrame, position))
         }
         transport.endCycle(period: frames)
         jackFrame &+= frames
