@@ -48,11 +48,11 @@ final class SimulatedProcessLoop {
 
     /// What the run produced.
     private(set) var onsets: [Onset] = []
-    private(set) var midi: [(jackFrame: UInt32, bytes: [UInt8])] = []
+    private(set) var midi: [(jackFrame: UInt32, engineFrame: Int64, bytes: [UInt8])] = []
     /// The BBT Tactus published for the cycle at that JACK frame and engine frame (master).
     private(set) var published: [(jackFrame: UInt32, engineFrame: Int64, position: jack_position_t)] = []
     /// Every cycle this client ran: its JACK frame, the transport's state and frame.
-    private(set) var cycles: [(jackFrame: UInt32, state: jack_transport_state_t, transportFrame: UInt32)] = []
+    private(set) var cycles: [(jackFrame: UInt32, engineFrame: Int64, state: jack_transport_state_t, transportFrame: UInt32)] = []
     /// MIDI input for the `control` port, at JACK frames.
     var controlInput: [(jackFrame: UInt32, bytes: [UInt8])] = []
 
@@ -121,14 +121,14 @@ final class SimulatedProcessLoop {
         let state = transport.state, transportFrame = transport.frame
         var host = SimulatedHost(loop: self)
         ProcessCycle.run(context, frames: frames, host: &host)
-        cycles.append((jackFrame, state, transportFrame))
         let start = context.pointee.endFrame - Int64(period)
+        cycles.append((jackFrame, start, state, transportFrame))
         let rolling = state.rawValue == JackTransportRolling.rawValue
         for i in 0..<period where click[i] != 0 {
             onsets.append(Onset(jackFrame: jackFrame &+ UInt32(i), engineFrame: start + Int64(i),
                                 transportFrame: rolling ? transportFrame &+ UInt32(i) : nil, value: click[i]))
         }
-        for e in clock.written() { midi.append((jackFrame &+ e.offset, e.bytes)) }
+        for e in clock.written() { midi.append((jackFrame &+ e.offset, start + Int64(e.offset), e.bytes)) }
         if isTimebaseMaster {
             var position = jack_position_t()
             ProcessCycle.publishBarBeatTick(context, into: &position)
@@ -189,6 +189,8 @@ final class SimulatedProcessLoop {
     }
 
     /// MIDI events without clock ticks.
-    var transportMessages: [(jackFrame: UInt32, bytes: [UInt8])] { midi.filter { $0.bytes != [0xF8] } }
+    var transportMessages: [(jackFrame: UInt32, engineFrame: Int64, bytes: [UInt8])] { midi.filter { $0.bytes != [0xF8] } }
     var ticks: [UInt32] { midi.filter { $0.bytes == [0xF8] }.map(\.jackFrame) }
+    /// The clock ticks' engine frames.
+    var tickFrames: [Int64] { midi.filter { $0.bytes == [0xF8] }.map(\.engineFrame) }
 }
