@@ -1,3 +1,4 @@
+import CJack
 import Testing
 import TactusCore
 @testable import TactusJACK
@@ -77,5 +78,62 @@ import TactusCore
         print("simulated forced xrun at 133 BPM: 13 cycles missed, \(c.onFrame) ticks on their frame, \(c.late) late at the next cycle's first frame, \(c.droppedClicks) clicks dropped in the gap")
         #expect(c.wrong.isEmpty, "\(c.wrong)")
         #expect(c.late == 4 && c.onFrame > 250, "the gap of 3328 frames held 4 ticks (902.3 frames apart)")
+    }
+
+    /// Tactus as timebase master, the transport rolling: two cycles missed
+    /// every 47 for 6 s are no locate (`TransportObserver`: the transport
+    /// moved by what the clock moved): Start only, every click played 24 000
+    /// frames from the first, none seen as a locate.
+    @Test func cyclesMissedAsMasterAreNoLocate() throws {
+        let loop = try Self.missingCycles(mode: .master)
+        let words = loop.transportMessages.map(\.bytes)
+        let first = loop.onsets.first?.engineFrame ?? 0
+        let off = loop.onsets.filter { ($0.engineFrame - first) % 24_000 != 0 }
+        print("simulated master with missed cycles: \(loop.onsets.count) clicks, \(off.count) off the beat, transport \(words)")
+        #expect(words == [[0xFA]], "\(words)")
+        #expect(off.isEmpty && loop.onsets.count >= 10, "\(off.map(\.engineFrame))")
+        #expect(loop.shared.pointee.transportLocates.load(ordering: .relaxed) == 0)
+    }
+
+    /// Following the tests' master at 120 BPM, the same missed cycles: no
+    /// locate is expected (the master's line is the same, and the observer
+    /// sees none), but the engine answers Stop, Song Position and Continue
+    /// some cycles after a gap that held a clock tick (5 times in 6 s: Song
+    /// Position 9, 13, 27, 32, 36). A known defect this tier found: the late
+    /// tick is played at the block's first frame by holding the block's map
+    /// back to it (`Engine.follow`), and the next cycles are judged against
+    /// the held map. Marked known so the suite stays green; it reports when
+    /// the defect is mended, and the mark goes then.
+    @Test func cyclesMissedWhileFollowingAreNoLocate() throws {
+        let loop = try Self.missingCycles(mode: .follow)
+        let words = loop.transportMessages.map(\.bytes)
+        print("simulated follow with missed cycles: \(loop.onsets.count) clicks, transport \(words), locates seen \(loop.shared.pointee.transportLocates.load(ordering: .relaxed))")
+        #expect(loop.shared.pointee.transportLocates.load(ordering: .relaxed) == 0)
+        withKnownIssue("the engine answers a locate after a gap that held a clock tick while following") {
+            #expect(words == [[0xFA]], "\(words)")
+        }
+    }
+
+    /// 6 s with two cycles missed every 47 while the transport rolls, as
+    /// timebase master or following the tests' master at 120 BPM (Tactus at
+    /// its own 100).
+    static func missingCycles(mode: JackTransportMode) throws -> SimulatedProcessLoop {
+        let map = TestTempoMap([(0, 120, 4)])
+        var options = JackRunOptions()
+        options.engine = EngineConfiguration(sampleRate: 48000, tempo: BPM(mode == .follow ? 100 : 120))
+        options.startStopped = mode == .follow
+        var transport = ScriptedTransport()
+        if mode == .follow { transport.master = { map.position($0) } }
+        let loop = try SimulatedProcessLoop(options: options, mode: mode, transport: transport)
+        if mode == .follow {
+            loop.run(cycles: 4)
+            loop.transport.locate(0)
+            loop.transport.start()
+        }
+        for k in 0..<1125 {
+            if k > 100 && k % 47 == 0 { loop.skip(cycles: 2) }
+            loop.cycle()
+        }
+        return loop
     }
 }
