@@ -23,7 +23,7 @@ enum StartLine {
         if options.tempo != nil { return .commandLine }
         if let preset { return .preset(name: preset.preset.name) }
         // A damaged file was reported when it was read; the run then starts at 120.
-        if let saved = try? lastTempo.load(), saved != nil { return .lastTempo }
+        if (try? lastTempo.load()) != nil { return .lastTempo }
         return .standard
     }
 
