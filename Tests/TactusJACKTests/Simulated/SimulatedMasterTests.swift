@@ -28,25 +28,31 @@ import TactusCore
         return out
     }
 
-    /// The live test's map (8 bars 4/4 at 133, 8 at 150, then 3/4 at 150 from
-    /// bar 17), 30 s: Tactus starts, locates the transport to 0 and starts it
-    /// (the control thread's round), and from the first rolling cycle on the
-    /// BBT it publishes for every cycle is the map's at that cycle's first
-    /// frame, to 10⁻⁶ tick (`tick_double`; `tick` its floor): bar, beat, the
-    /// tempo and the meter of the beat the frame is in, so they change from
+    /// The live test's maps, 30 s each: 8 bars 4/4 at 133, 8 at 150, then 3/4
+    /// at 150 from bar 17; and 97.3 BPM 7/8 (a map's tempo is in quarter
+    /// notes: 48.65), 3 bars, then 120, then 5/8 from bar 7. Tactus starts,
+    /// locates the transport to 0 and starts it (the control thread's round),
+    /// and from the first rolling cycle on the BBT it publishes for every
+    /// cycle is the map's at that cycle's first frame, to 10⁻⁶ tick
+    /// (`tick_double`; `tick` its floor): bar, beat, the tempo in the meter's
+    /// beat and the meter of the beat the frame is in, so they change from
     /// the cycle after the beat where they change; each click on its beat's
     /// rounded frame, the accent on beat 1. The live test allows ±0.5 frame
     /// between a click and its cycle's BBT; here the BBT is checked against
     /// the map itself.
-    @Test func masterPublishesTheBBTOfTheClickItPlaysThroughATempoStepAndAMeterChange() throws {
-        let timeline = MapTimeline(try TempoMapParser.parse("8 133\n8 150\n30 3/4 150\n", file: "sim.map"))
+    @Test(arguments: [
+        ("8 133\n8 150\n30 3/4 150\n", 4, [(8, 4, 133.0), (8, 4, 150), (30, 3, 150)], 64),
+        ("3 7/8 48.65\n3 7/8 60\n20 5/8 60\n", 8, [(3, 7, 97.3), (3, 7, 120), (20, 5, 120)], 42),
+    ])
+    func masterPublishesTheBBTOfTheClickItPlays(map text: String, beatType: Int, segments: [(Int, Int, Double)], meterBeat: Int) throws {
+        let timeline = MapTimeline(try TempoMapParser.parse(text, file: "sim.map"))
         defer { timeline.deallocate() }
         var options = JackRunOptions()
-        options.engine = EngineConfiguration(sampleRate: 48000, tempo: BPM(133), map: timeline)
+        options.engine = EngineConfiguration(sampleRate: 48000, tempo: BPM(segments[0].2), map: timeline)
         let loop = try SimulatedProcessLoop(options: options, mode: .master)
         loop.run(cycles: Int(30 * Self.rate) / 256)
 
-        let beats = Self.beats([(8, 4, 133), (8, 4, 150), (30, 3, 150)])
+        let beats = Self.beats(segments.map { (bars: $0.0, beatsPerBar: $0.1, bpm: $0.2) })
         guard let song = loop.onsets.first?.engineFrame else { Issue.record("no click"); return }
         var clicksOff: [String] = []
         for (o, b) in zip(loop.onsets, beats) where Double(o.engineFrame - song) != (b.frame).rounded() || o.accent != (b.beat == 1) {
@@ -61,14 +67,16 @@ import TactusCore
             let b = beats[k], tick = (e - b.frame) / (beats[k + 1].frame - b.frame) * 1920
             let q = p.position
             if q.bar != b.bar || q.beat != b.beat || abs(q.tick_double - tick) > 1e-6 || q.tick != Int32(q.tick_double)
-                || q.beats_per_minute != b.bpm || q.beats_per_bar != Float(b.beatsPerBar) || q.beat_type != 4 || q.ticks_per_beat != 1920 {
+                || abs(q.beats_per_minute - b.bpm) > 1e-9 || q.beats_per_bar != Float(b.beatsPerBar) || q.beat_type != Float(beatType)
+                || q.ticks_per_beat != 1920 {
                 wrong.append("at \(e): \(q.bar).\(q.beat).\(q.tick_double) \(q.beats_per_minute) \(q.beats_per_bar)/\(q.beat_type), map \(b.bar).\(b.beat).\(tick) \(b.bpm) \(b.beatsPerBar)")
             }
         }
         let first = checked.first.map { "\($0.position.bar).\($0.position.beat)" }
-        print("simulated master: \(loop.onsets.count) clicks, \(clicksOff.count) off their beat; BBT of \(checked.count) rolling cycles, \(wrong.count) wrong; first rolling cycle \(first ?? "none")")
+        print("simulated master \(segments[0].2) BPM: \(loop.onsets.count) clicks, \(clicksOff.count) off their beat; BBT of \(checked.count) rolling cycles, \(wrong.count) wrong; first rolling cycle \(first ?? "none")")
         #expect(clicksOff.isEmpty, "\(clicksOff.prefix(5))")
-        #expect(loop.onsets.count >= 60 && loop.onsets.last.map { $0.engineFrame - song > Int64(beats[64].frame) } == true, "the run reaches the meter change")
+        #expect(loop.onsets.count > meterBeat && loop.onsets.last.map { $0.engineFrame - song > Int64(beats[meterBeat].frame) } == true,
+                "the run reaches the meter change")
         #expect(checked.count > 5500 && wrong.isEmpty, "\(wrong.prefix(5))")
         #expect(first == "1.1")
     }
