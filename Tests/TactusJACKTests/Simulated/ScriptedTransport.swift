@@ -101,11 +101,13 @@ struct ScriptedTransport: TransportRequests {
 /// The tests' JACK timebase master (the probe's `transport master
 /// --segments`): a tempo map of segments from bar lines, BBT computed from the
 /// transport frame alone, integer ticks of 1920 a beat, quarter-note beats,
-/// `bar_start_tick` 0 as most masters publish.
+/// `bar_start_tick` 0 as most masters publish, or (`barStartTick`, the probe's
+/// `--bar-start-tick`) the ticks from frame 0 to the bar's first beat.
 struct TestTempoMap {
     struct Segment { var startBeat: Int, bpm: Double, beatsPerBar: Int, startFrame = 0.0, startBar = 0 }
     let segments: [Segment]
     let rate: Double
+    var barStartTick = false
 
     /// (start beat, BPM, beats a bar) from beat 0.
     init(_ list: [(Int, Double, Int)], rate: Double = 48000) {
@@ -132,6 +134,7 @@ struct TestTempoMap {
         p.beat = Int32(beat) + 1
         p.ticks_per_beat = 1920
         p.tick = Int32(((inBar - beat) * 1920).rounded(.down))
+        p.bar_start_tick = barStartTick ? Double(s.startBeat + Int(barsIn) * s.beatsPerBar) * 1920 : 0
         p.beats_per_bar = Float(s.beatsPerBar)
         p.beat_type = 4
         p.beats_per_minute = s.bpm

@@ -84,4 +84,32 @@ import TactusCore
         if let stop { #expect(loop.ticks.allSatisfy { $0 < stop.jackFrame }) }
         #expect(loop.shared.pointee.transportRequests.load(ordering: .relaxed) == 0, "the Stop is not asked of the transport")
     }
+
+    /// A locate past a meter change the follower never saw (the live test's):
+    /// the tests' master (120 BPM, 4/4 to bar 5, 3/4 from there) rolls from
+    /// frame 0 and, in bar 2, is located to transport frame 671 999, one frame
+    /// before bar 9 (4 bars of 4 beats and 4 of 3: 28 beats of 24 000 frames).
+    /// Publishing `bar_start_tick`, the master says bar 8 starts 25 beats in:
+    /// Stop, Song Position 112 (28 beats in 16ths) and Continue on bar 9, and
+    /// from there every click on a beat of the map, the accent every third
+    /// from 672 000. Without it (0, as most masters publish) Tactus counts the
+    /// bars before bar 8 in the 4/4 it saw last: Song Position 124.
+    @Test(arguments: [(true, 112), (false, 124)])
+    func followCountsBarsPastAMeterChangeItNeverSawFromBarStartTick(publishes: Bool, songPosition: Int) throws {
+        var map = TestTempoMap([(0, 120, 4), (16, 120, 3)])
+        map.barStartTick = publishes
+        let loop = try Self.follow(ScriptedTransport(master: map.position), frames: 120_000)
+        loop.transport.locate(671_999)
+        while !(loop.transport.rolling && loop.transport.frame >= 800_000) { loop.cycle() }
+        let words = loop.transportMessages.map(\.bytes)
+        let position = [0xF2, UInt8(songPosition & 0x7F), UInt8(songPosition >> 7)]
+        let after = loop.onsets.compactMap { o in o.transportFrame.map { (t: Int64($0), accent: o.accent) } }.filter { $0.t >= 671_000 }
+        print("simulated follow, locate past an unseen meter change (bar_start_tick \(publishes ? "published" : "0")): \(words), clicks after it \(after.prefix(4).map { "\($0.t)\($0.accent ? " accent" : "")" })")
+        #expect(words == [[0xFA], [0xFC], position, [0xFB]], "\(words)")
+        guard publishes else { return }
+        #expect(after.count == 6, "\(after)")
+        for (k, click) in after.enumerated() {
+            #expect(click.t == 672_000 + Int64(k) * 24_000 && click.accent == (k % 3 == 0), "click \(k) at \(click.t)")
+        }
+    }
 }
