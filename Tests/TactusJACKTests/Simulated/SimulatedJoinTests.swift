@@ -34,6 +34,7 @@ import TactusCore
         print("simulated join: \(words)")
         #expect(words.count == 7 && Array(words.prefix(5)) == [[0xFA], [0xFC], [0xF2, 64, 0], [0xFB], [0xFC]]
                 && words[5].first == 0xF2 && words[6] == [0xFA], "\(words)")
+        guard words.count == 7 else { return }
         let rolling = { (c: (jackFrame: UInt32, engineFrame: Int64, state: jack_transport_state_t, transportFrame: UInt32)) in
             c.state.rawValue == JackTransportRolling.rawValue
         }
