@@ -116,6 +116,14 @@ final class JackTransportLink {
 
     /// One round: carries what changed since the last round across.
     func service(_ client: OpaquePointer, control: UnsafeMutablePointer<EngineControl>, shared: UnsafeMutablePointer<JackShared>) {
+        var requests = JackTransportRequests(client: client)
+        service(&requests, control: control, shared: shared)
+    }
+
+    /// The round, asking `requests` to start, stop and locate the transport:
+    /// libjack's calls on a server, a scripted transport in the deterministic tests.
+    func service<Requests: TransportRequests>(_ requests: inout Requests, control: UnsafeMutablePointer<EngineControl>,
+                                              shared: UnsafeMutablePointer<JackShared>) {
         guard mode != .off else { return }
         let rolling = shared.pointee.transportRolling.load(ordering: .acquiring)
         let locates = shared.pointee.transportLocates.load(ordering: .acquiring)
@@ -129,10 +137,10 @@ final class JackTransportLink {
         }
         if mode == .follow {
             // The engine follows the transport; Tactus's own start and stop go to it.
-            let requests = shared.pointee.transportRequests.load(ordering: .acquiring)
-            if requests != seenRequests {
-                seenRequests = requests
-                if shared.pointee.lastTransportRequest.load(ordering: .relaxed) { jack_transport_start(client) } else { jack_transport_stop(client) }
+            let asked = shared.pointee.transportRequests.load(ordering: .acquiring)
+            if asked != seenRequests {
+                seenRequests = asked
+                if shared.pointee.lastTransportRequest.load(ordering: .relaxed) { requests.start() } else { requests.stop() }
             }
             return
         }
@@ -159,11 +167,11 @@ final class JackTransportLink {
                 let from = UInt32(clamping: shared.pointee.songStartTransportFrame.load(ordering: .relaxed))
                 if from != shared.pointee.transportFrame.load(ordering: .relaxed) {
                     shared.pointee.ownLocateFrame.store(Int(from), ordering: .relaxed)
-                    jack_transport_locate(client, from)
+                    requests.locate(from)
                 }
-                jack_transport_start(client)
+                requests.start()
             } else {
-                jack_transport_stop(client)
+                requests.stop()
             }
         }
     }

@@ -18,15 +18,13 @@ extension ProcessCycle {
     /// locate), woken when it changed and the mode is not `off`; in follow mode
     /// the cycle's position for the engine's time-source seam: the master's BBT
     /// (`BBTFollower`), or without a master the transport frame at Tactus's own tempo.
-    #if REALTIME_CHECKS
-    @_noLocks @_noAllocation
-    #endif
-    static func readTransport(_ context: UnsafeMutablePointer<ProcessContext>, client: OpaquePointer, frames: jack_nframes_t,
-                              jackFrame: UInt32) -> TransportReading {
+    /// Generic over the cycle's host: checked as `run(_:frames:)` specializes it.
+    static func readTransport<Host: CycleHost>(_ context: UnsafeMutablePointer<ProcessContext>, host: inout Host, frames: jack_nframes_t,
+                                               jackFrame: UInt32) -> TransportReading {
         let shared = context.pointee.shared
         let mode = TransportCycleMode.current(shared)
         var position = jack_position_t()
-        let state = RealtimeJack.transportQuery(client, &position)
+        let state = host.transportQuery(&position)
         let seen = context.pointee.transport.observe(state, frame: position.frame, frames: frames, cycleFrame: jackFrame)
         let rolling = context.pointee.transport.rolling
         let hasBBT = position.valid.rawValue & JackPositionBBT.rawValue != 0
