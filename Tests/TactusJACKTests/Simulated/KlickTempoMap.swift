@@ -17,6 +17,13 @@ struct KlickTempoMap {
     let entries: [Entry]
     let beats: [Beat]
 
+    /// The map of the follow defect where klick's downbeats went unheard: 2
+    /// bars 4/4 at 120, 3 bars 3/4 at 133, 3 bars 4/4 at 133 (29 beats), bars
+    /// 2 and 3 on a cycle's first frame.
+    static let barLinesOnCycleStarts = KlickTempoMap([.init(bars: 2, beats: 4, denom: 4, tempo: 120),
+                                                      .init(bars: 3, beats: 3, denom: 4, tempo: 133),
+                                                      .init(bars: 3, beats: 4, denom: 4, tempo: 133)])
+
     init(_ entries: [Entry], rate: Double = 48000) {
         self.entries = entries
         var out: [Beat] = []

@@ -24,8 +24,7 @@ import TactusCore
     /// lines and nowhere else, one click a beat, and no locate answered (the
     /// only transport message is the Start).
     @Test func followingKlickEveryBeatHasItsClickAndEveryBarLineItsAccent() throws {
-        let klick = KlickTempoMap([.init(bars: 2, beats: 4, denom: 4, tempo: 120), .init(bars: 3, beats: 3, denom: 4, tempo: 133),
-                                   .init(bars: 3, beats: 4, denom: 4, tempo: 133)])
+        let klick = KlickTempoMap.barLinesOnCycleStarts
         let end = klick.beats.last!.frame + 1000
         let loop = try Self.follow(ScriptedTransport(master: klick.position), frames: UInt32(end))
         let clicks = loop.onsets.compactMap { o in o.transportFrame.map { (frame: Double($0), accent: o.accent) } }
