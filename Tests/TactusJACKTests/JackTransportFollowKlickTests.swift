@@ -20,13 +20,7 @@ extension JACKServerTests.JackTransport {
         let tag = "klick"
         let mapText = KlickTempoMap.barLinesOnCycleStarts.entries.map { "\($0.bars) \($0.beats)/\($0.denom) \(Int($0.tempo))" }.joined(separator: "\n") + "\n"
         let mapFile = try Self.map("\(server.name).klick.map", mapText)
-        let out = TestFiles.file("\(server.name).\(tag).recording")
-        let ready = TestFiles.file("\(server.name).\(tag).ready")
-        let recorder = try host.launch(TestFiles.probe, [
-            "record", "--name", "rec", "--out", out.path, "--ready", ready.path, "--transport",
-            "--audio-ports", "2", "--midi-ports", "1", "--seconds", "20",
-        ] + host.serverArguments, TestFiles.file("\(server.name).\(tag).recorder.log"), [:])
-        #expect(TestProcess.waitForFile(ready, seconds: 10))
+        let (recorder, out) = try Self.startRecorder(on: host, tag, seconds: 20, audioPorts: 2)
         let (tactus, log) = try Self.launchTactus(on: host, tag, ["--transport", "follow", "--bpm", "100", "--start-stopped"])
         defer { if tactus.isRunning { kill(tactus.processIdentifier, SIGKILL) } }
         let klick = try TestProcess.launch("/usr/bin/klick", ["-T", "-n", "klick", "-p", "rec:audio_2", "-f", mapFile],

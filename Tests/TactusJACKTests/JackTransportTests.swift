@@ -48,14 +48,14 @@ extension JACKServerTests {
             return (try Recording(contentsOf: out), Launch.text(log))
         }
 
-        /// The tests' recorder (`rec`: one audio, one MIDI port, the transport every
-        /// cycle) for `seconds`, ready when this returns.
-        static func startRecorder(on server: Host, _ tag: String, seconds: Double) throws -> (Process, URL) {
+        /// The tests' recorder (`rec`: `audioPorts` audio ports, one MIDI port, the
+        /// transport every cycle) for `seconds`, ready when this returns.
+        static func startRecorder(on server: Host, _ tag: String, seconds: Double, audioPorts: Int = 1) throws -> (Process, URL) {
             let out = TestFiles.file("\(server.name).\(tag).recording")
             let ready = TestFiles.file("\(server.name).\(tag).ready")
             let recorder = try server.launch(TestFiles.probe, [
                 "record", "--name", "rec", "--out", out.path, "--ready", ready.path, "--transport",
-                "--audio-ports", "1", "--midi-ports", "1", "--seconds", "\(seconds)",
+                "--audio-ports", "\(audioPorts)", "--midi-ports", "1", "--seconds", "\(seconds)",
             ] + server.serverArguments, TestFiles.file("\(server.name).\(tag).recorder.log"), [:])
             #expect(TestProcess.waitForFile(ready, seconds: 10))
             return (recorder, out)
