@@ -24,14 +24,26 @@ final class CycleEventReader {
     /// mode change is not news). True when the transport or the song moved.
     func take(from shared: UnsafeMutablePointer<JackShared>, client: OpaquePointer?, transportLink: JackTransportLink,
               control: UnsafeMutablePointer<EngineControl>) -> Bool {
+        var requests = client.map { JackTransportRequests(client: $0) }
+        return take(from: shared, requests: &requests, transportLink: transportLink, control: control)
+    }
+
+    /// The same, what is asked of the transport going to `requests` (nil: not
+    /// news): libjack's calls on a server, a scripted transport in the tests,
+    /// which also see each event as it is taken (`seen`).
+    @discardableResult
+    func take<Requests: TransportRequests>(from shared: UnsafeMutablePointer<JackShared>, requests: inout Requests?,
+                                           transportLink: JackTransportLink, control: UnsafeMutablePointer<EngineControl>,
+                                           seen: (CycleEvent) -> Void = { _ in }) -> Bool {
         var moved = false
         while let event = shared.pointee.cycleEvents.pop() {
+            seen(event)
             switch event {
             case .peerTempo(let tempo): peerTempo = tempo
             case .engineTempoRefused: refusedEngineTempi += 1
             default:
                 moved = true
-                if let client { transportLink.handle(event, client: client, control: control, shared: shared) }
+                if requests != nil { transportLink.handle(event, requests: &requests!, control: control, shared: shared) }
             }
         }
         return moved

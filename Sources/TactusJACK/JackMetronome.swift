@@ -313,9 +313,8 @@ public final class JackMetronome {
             if context.pointee.engine.sampleRate != rate { try rebuildEngine(context, sampleRate: rate) }
         } else {
             let c = UnsafeMutablePointer<ProcessContext>.allocate(capacity: 1)
-            c.initialize(to: ProcessContext(engine: try makeEngine(sampleRate: rate), control: control, shared: shared,
-                                            wakeup: wakeup.semaphore,
-                                            ownTempo: options.engine.tempo, ownMeter: options.engine.bar.meter))
+            c.initialize(to: try ProcessContext(options: options, sampleRate: rate, control: control, shared: shared,
+                                                wakeup: wakeup.semaphore))
             if let link, let settings = options.link {
                 c.pointee.link = LinkTimeline(link: link.audio, quantum: linkQuantum, sharesStartStop: settings.sharesStartStop,
                                               tempo: options.engine.tempo.value)
@@ -355,13 +354,6 @@ public final class JackMetronome {
         }
         takeCycleEvents(client: nil)
         transportLink.attached(handle, context: context, status: control.pointee.status, shared: shared)
-    }
-
-    private func makeEngine(sampleRate: Int) throws(JackError) -> Engine {
-        var configuration = options.engine
-        configuration.sampleRate = sampleRate
-        configuration.clockOffsetFrames = try options.clockOffsetFrames(sampleRate: sampleRate)
-        return Engine(configuration: configuration, sounds: options.sounds(sampleRate))
     }
 
     /// A new sample rate: the grid's frames per pulse and every sound change.

@@ -110,16 +110,17 @@ final class JackTransportLink {
     /// moves Tactus, Tactus moves the transport. The current figures decide
     /// whether it is still news: a side that already agrees (the other's echo)
     /// is left alone. In follow mode only Tactus's own start and stop requests
-    /// go to JACK.
-    func handle(_ event: CycleEvent, client: OpaquePointer, control: UnsafeMutablePointer<EngineControl>,
-                shared: UnsafeMutablePointer<JackShared>) {
+    /// go to JACK. What is asked of the transport goes to `requests`:
+    /// libjack's calls on a server, a scripted transport in the deterministic tests.
+    func handle<Requests: TransportRequests>(_ event: CycleEvent, requests: inout Requests,
+                                             control: UnsafeMutablePointer<EngineControl>, shared: UnsafeMutablePointer<JackShared>) {
         guard mode != .off else { return }
         let rolling = shared.pointee.transportRolling.load(ordering: .acquiring)
         let running = control.pointee.status.running.load(ordering: .acquiring)
         if mode == .follow {
             // The engine follows the transport; Tactus's own start and stop go to it.
             if case .transportRequested(let start) = event {
-                if start { jack_transport_start(client) } else { jack_transport_stop(client) }
+                if start { requests.start() } else { requests.stop() }
             }
             return
         }
@@ -144,11 +145,11 @@ final class JackTransportLink {
             guard running && !rolling else { return }
             if from != shared.pointee.transportFrame.load(ordering: .relaxed) {
                 shared.pointee.ownLocateFrame.store(Int(from), ordering: .relaxed)
-                jack_transport_locate(client, from)
+                requests.locate(from)
             }
-            jack_transport_start(client)
+            requests.start()
         case .songStopped:
-            if !running && rolling { jack_transport_stop(client) }
+            if !running && rolling { requests.stop() }
         case .transportRequested, .peerTempo, .engineTempoRefused:
             break
         }

@@ -101,53 +101,66 @@ struct ProcessContext: ~Copyable {
 /// LD_PRELOAD test (Tests/RTProbe) proves at run time that they do neither
 /// (docs/DESIGN.md §2.2).
 enum ProcessCycle {
-    /// One JACK cycle: read the cycle's time, hand the control input on, render
-    /// the engine straight into the port buffers, write the clock events at their
-    /// frame offsets.
+    /// The JACK process callback's cycle: the context's client and ports as
+    /// the cycle's `JackHost`. The real-time check is made here, on the
+    /// callback's concrete call, and follows it into `run<JackHost>` and every
+    /// generic function below as specialized for `JackHost`: a generic body
+    /// checked unspecialized would be refused for its calls through the
+    /// protocol's witness table, which a specialization does not make.
     #if REALTIME_CHECKS
     @_noLocks @_noAllocation
     #endif
     static func run(_ context: UnsafeMutablePointer<ProcessContext>, frames: jack_nframes_t) {
         guard let client = context.pointee.client, let ports = context.pointee.ports else { return }
+        var host = JackHost(client: client, ports: ports)
+        run(context, frames: frames, host: &host)
+    }
+
+    /// One JACK cycle on any `CycleHost` (a server's, or the deterministic
+    /// tests' simulated one): read the cycle's time, hand the control input
+    /// on, render the engine straight into the port buffers, write the clock
+    /// events at their frame offsets. A generic, not an existential: the
+    /// callback's call is specialized, static and checked (`run(_:frames:)`).
+    static func run<Host: CycleHost>(_ context: UnsafeMutablePointer<ProcessContext>, frames: jack_nframes_t, host: inout Host) {
         let sampleRate = context.pointee.engine.sampleRate
         let shared = context.pointee.shared
-        let times = RealtimeJack.cycleTimes(client, frames: frames, sampleRate: sampleRate, offset: &context.pointee.rawClockOffset)
+        let times = host.cycleTimes(frames: frames, sampleRate: sampleRate, offset: &context.pointee.rawClockOffset)
         // JACK's DLL-filtered period follows the card's real rate (FrameClockReference).
         let microsecondsPerFrame = times.nextMicroseconds > times.microseconds
             ? Double(times.nextMicroseconds - times.microseconds) / Double(frames)
             : 1_000_000 / Double(sampleRate)
-        if let input = RealtimeJack.buffer(ports.control, frames),
-           receiveControlInput(context, buffer: input, cycleMicroseconds: times.microseconds, microsecondsPerFrame: microsecondsPerFrame) > 0,
+        if let input = host.buffer(.control, frames),
+           receiveControlInput(context, buffer: input, host: &host, cycleMicroseconds: times.microseconds, microsecondsPerFrame: microsecondsPerFrame) > 0,
            let wakeup = context.pointee.wakeup {
             post(wakeup)
             shared.pointee.wakeupsPosted.add(1, ordering: .relaxed)
         }
-        let click = RealtimeJack.buffer(ports.click, frames)?.assumingMemoryBound(to: Float.self)
-        let feedback = RealtimeJack.buffer(ports.feedback, frames)?.assumingMemoryBound(to: Float.self)
-        let clockBuffer = RealtimeJack.buffer(ports.clock, frames)
+        let click = host.buffer(.click, frames)?.assumingMemoryBound(to: Float.self)
+        let feedback = host.buffer(.feedback, frames)?.assumingMemoryBound(to: Float.self)
+        let clockBuffer = host.buffer(.clock, frames)
 
         if context.pointee.gate.holds(cycleFrame: times.frame) {
             // Not yet connected: silence, and the engine and timeline stay where
             // they are, so the first sounding cycle continues exactly there.
             if let click { for i in 0..<Int(frames) { click[i] = 0 } }
             if let feedback { for i in 0..<Int(frames) { feedback[i] = 0 } }
-            if let clockBuffer { RealtimeJack.clear(clockBuffer) }
+            if let clockBuffer { host.clearMIDI(clockBuffer) }
         } else {
             let start = context.pointee.timeline.frame(forJackFrame: times.frame)
             shared.pointee.frameClock.publish(frame: start, microseconds: times.microseconds, microsecondsPerFrame: microsecondsPerFrame)
             // jack2's own times are CLOCK_MONOTONIC_RAW, Link's clock on Linux.
-            let host = Double(times.microseconds - context.pointee.rawClockOffset.microseconds)
+            let hostMicroseconds = Double(times.microseconds - context.pointee.rawClockOffset.microseconds)
             // Quitting, the one switch: no source owns anything or gives a
             // position, so the Stop pushed with the flag is the engine's own.
             let quitting = shared.pointee.quitting.load(ordering: .acquiring)
             let mode = TransportCycleMode.current(shared)
             let owner = quitting ? SourceOwnership() : context.pointee.sourceOwnership(mode)
-            let reading = quitting ? TransportReading() : readTransport(context, client: client, frames: frames,
+            let reading = quitting ? TransportReading() : readTransport(context, host: &host, frames: frames,
                                                                            jackFrame: UInt32(truncatingIfNeeded: times.frame))
             let status = context.pointee.control
             let wasRunning = status.pointee.status.running.load(ordering: .relaxed)
             var source = JackCycleSource(context: context, owner: owner, transport: reading.position, start: start,
-                                         frames: Int(frames), host: host, microsecondsPerFrame: microsecondsPerFrame)
+                                         frames: Int(frames), host: hostMicroseconds, microsecondsPerFrame: microsecondsPerFrame)
             let input = CycleInput(start: start, frames: Int(frames), owner: owner, transport: reading.move)
             context.pointee.engine.cycle(input, source: &source, control: status.pointee, click: click, feedback: feedback,
                                          events: &context.pointee.events)
@@ -166,7 +179,7 @@ enum ProcessCycle {
                 if let wakeup = context.pointee.wakeup { post(wakeup) }
             }
             if let clockBuffer {
-                sendClock(context, into: clockBuffer, blockStart: start, frames: frames)
+                sendClock(context, into: clockBuffer, host: &host, blockStart: start, frames: frames)
             }
             context.pointee.endFrame = start + Int64(frames)
         }
@@ -236,9 +249,15 @@ enum ProcessCycle {
     /// already touched. The engine is stopped, so nothing is lost; the first real
     /// cycle then continues where this one ended.
     static func dryRun(_ context: UnsafeMutablePointer<ProcessContext>, frames: Int) {
+        guard let client = context.pointee.client, let ports = context.pointee.ports else { return }
+        var host = JackHost(client: client, ports: ports)
+        dryRun(context, frames: frames, host: &host)
+    }
+
+    static func dryRun<Host: CycleHost>(_ context: UnsafeMutablePointer<ProcessContext>, frames: Int, host: inout Host) {
         context.pointee.timeline.resume(at: context.pointee.endFrame)
         context.pointee.dry = true
-        run(context, frames: jack_nframes_t(frames))
+        run(context, frames: jack_nframes_t(frames), host: &host)
         // The stopped engine sends no event and the transport did nothing, so
         // the cycle's clock stream and its events ring go untouched: a build
         // without specialization (debug) instantiates a ring's generic type
@@ -257,18 +276,15 @@ enum ProcessCycle {
     /// the event and counts it (`SPSCRing.dropped`): the callback never waits.
     /// What passes is `ControlInputEvent.accepts`, the rule the ALSA input
     /// follows too. Returns how many messages were handed on (or dropped).
-    #if REALTIME_CHECKS
-    @_noLocks @_noAllocation
-    #endif
     @discardableResult
-    static func receiveControlInput(_ context: UnsafeMutablePointer<ProcessContext>, buffer: UnsafeMutableRawPointer,
-                                    cycleMicroseconds: Int64, microsecondsPerFrame: Double) -> Int {
+    static func receiveControlInput<Host: CycleHost>(_ context: UnsafeMutablePointer<ProcessContext>, buffer: UnsafeMutableRawPointer,
+                                                     host: inout Host, cycleMicroseconds: Int64, microsecondsPerFrame: Double) -> Int {
         let shared = context.pointee.shared
-        let count = RealtimeJack.midiEventCount(buffer)
+        let count = host.midiEventCount(buffer)
         var received = 0
         var index: UInt32 = 0
         while index < count {
-            if let event = RealtimeJack.midiEvent(buffer, index), let bytes = event.buffer {
+            if let event = host.midiEvent(buffer, index), let bytes = event.buffer {
                 let microseconds = cycleMicroseconds + Int64(Double(event.time) * microsecondsPerFrame)
                 var i = 0
                 while i < event.size {
@@ -289,20 +305,17 @@ enum ProcessCycle {
     /// Writes this cycle's clock events at their offsets (JACK MIDI is
     /// sample-accurate: an event's `time` is its frame within the cycle) and
     /// copies them to the ALSA output ring when that output is on.
-    #if REALTIME_CHECKS
-    @_noLocks @_noAllocation
-    #endif
-    static func sendClock(_ context: UnsafeMutablePointer<ProcessContext>, into buffer: UnsafeMutableRawPointer,
-                          blockStart: Int64, frames: jack_nframes_t) {
+    static func sendClock<Host: CycleHost>(_ context: UnsafeMutablePointer<ProcessContext>, into buffer: UnsafeMutableRawPointer,
+                                           host: inout Host, blockStart: Int64, frames: jack_nframes_t) {
         let shared = context.pointee.shared
-        RealtimeJack.clear(buffer)
+        host.clearMIDI(buffer)
         let count = context.pointee.events.count
         var i = 0
         while i < count {
             let event = context.pointee.events[i]
             let offset = jack_nframes_t(clamping: min(max(0, event.frame - blockStart), Int64(frames) - 1))
             let size = Int(event.bytes.count)
-            if let data = RealtimeJack.reserve(buffer, offset, size) {
+            if let data = host.reserveMIDI(buffer, offset, size) {
                 data[0] = event.bytes.byte0
                 if size > 1 { data[1] = event.bytes.byte1 }
                 if size > 2 { data[2] = event.bytes.byte2 }

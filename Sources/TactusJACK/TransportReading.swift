@@ -18,15 +18,13 @@ extension ProcessCycle {
     /// locate), woken when it changed and the mode is not `off`; in follow mode
     /// the cycle's position for the engine's time-source seam: the master's BBT
     /// (`BBTFollower`), or without a master the transport frame at Tactus's own tempo.
-    #if REALTIME_CHECKS
-    @_noLocks @_noAllocation
-    #endif
-    static func readTransport(_ context: UnsafeMutablePointer<ProcessContext>, client: OpaquePointer, frames: jack_nframes_t,
-                              jackFrame: UInt32) -> TransportReading {
+    /// Generic over the cycle's host: checked as `run(_:frames:)` specializes it.
+    static func readTransport<Host: CycleHost>(_ context: UnsafeMutablePointer<ProcessContext>, host: inout Host, frames: jack_nframes_t,
+                                               jackFrame: UInt32) -> TransportReading {
         let shared = context.pointee.shared
         let mode = TransportCycleMode.current(shared)
         var position = jack_position_t()
-        let state = RealtimeJack.transportQuery(client, &position)
+        let state = host.transportQuery(&position)
         let seen = context.pointee.transport.observe(state, frame: position.frame, frames: frames, cycleFrame: jackFrame)
         let rolling = context.pointee.transport.rolling
         let hasBBT = position.valid.rawValue & JackPositionBBT.rawValue != 0
@@ -43,13 +41,18 @@ extension ProcessCycle {
             reading.move = .located(frame: position.frame)
             shared.pointee.transportLocatesTaken.add(1, ordering: .relaxed)
         }
+        // A roll started or stopped is news to the control thread only against
+        // what it was last told: the observer's first reading is a change by
+        // its own count (a mode switched to starts afresh), a stopped one
+        // nobody's stop.
+        let rollingChanged = rolling != shared.pointee.transportRolling.load(ordering: .relaxed)
         shared.pointee.transportRolling.store(rolling, ordering: .relaxed)
         shared.pointee.transportFrame.store(position.frame, ordering: .relaxed)
         shared.pointee.timebasePresent.store(hasBBT, ordering: .relaxed)
         // Said in every mode (the display shows the transport in `off` too);
         // the control thread woken for it only when the mode carries it across.
         if seen.changed || seen.located {
-            if seen.changed {
+            if seen.changed && rollingChanged {
                 shared.pointee.cycleEvents.push(rolling ? .transportStarted(frame: position.frame) : .transportStopped(frame: position.frame))
             }
             var taken = false

@@ -3,7 +3,7 @@ import Testing
 
 extension JACKServerTests.JackTransport {
     /// klick as the timebase master (`klick -T`, Debian's 0.12.2) playing the
-    /// map of `KlickTimebaseTests` (2 bars 4/4 at 120, 3 bars 3/4 at 133, 3 bars
+    /// map of `KlickTempoMap.barLinesOnCycleStarts` (2 bars 4/4 at 120, 3 bars 3/4 at 133, 3 bars
     /// 4/4 at 133: 29 beats), the transport located to 0 and rolled, Tactus
     /// following at its own 100 BPM. The recorder takes Tactus's click on port 1
     /// and klick's on port 2. Bars 2 and 3 start on a cycle's first frame
@@ -18,15 +18,9 @@ extension JACKServerTests.JackTransport {
         defer { server.stop() }
         let host = Host(server)
         let tag = "klick"
-        let mapText = KlickTimebaseTests.map.map { "\($0.bars) \($0.beats)/\($0.denom) \(Int($0.tempo))" }.joined(separator: "\n") + "\n"
+        let mapText = KlickTempoMap.barLinesOnCycleStarts.entries.map { "\($0.bars) \($0.beats)/\($0.denom) \(Int($0.tempo))" }.joined(separator: "\n") + "\n"
         let mapFile = try Self.map("\(server.name).klick.map", mapText)
-        let out = TestFiles.file("\(server.name).\(tag).recording")
-        let ready = TestFiles.file("\(server.name).\(tag).ready")
-        let recorder = try host.launch(TestFiles.probe, [
-            "record", "--name", "rec", "--out", out.path, "--ready", ready.path, "--transport",
-            "--audio-ports", "2", "--midi-ports", "1", "--seconds", "20",
-        ] + host.serverArguments, TestFiles.file("\(server.name).\(tag).recorder.log"), [:])
-        #expect(TestProcess.waitForFile(ready, seconds: 10))
+        let (recorder, out) = try Self.startRecorder(on: host, tag, seconds: 20, audioPorts: 2)
         let (tactus, log) = try Self.launchTactus(on: host, tag, ["--transport", "follow", "--bpm", "100", "--start-stopped"])
         defer { if tactus.isRunning { kill(tactus.processIdentifier, SIGKILL) } }
         let klick = try TestProcess.launch("/usr/bin/klick", ["-T", "-n", "klick", "-p", "rec:audio_2", "-f", mapFile],
@@ -45,7 +39,7 @@ extension JACKServerTests.JackTransport {
         let r = try Recording(contentsOf: out)
         #expect(!Launch.text(log).contains("error"), "\(Launch.text(log))")
 
-        let beats = KlickTimebaseTests.beats(KlickTimebaseTests.map)
+        let beats = KlickTempoMap.barLinesOnCycleStarts.beats
         let end = beats.last!.frame + 1000
         // Transport frame of a recorded frame, from the rolling cycle it is in.
         func transportFrame(_ f: Int64) -> Double? {

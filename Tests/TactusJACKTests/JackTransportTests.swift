@@ -48,14 +48,14 @@ extension JACKServerTests {
             return (try Recording(contentsOf: out), Launch.text(log))
         }
 
-        /// The tests' recorder (`rec`: one audio, one MIDI port, the transport every
-        /// cycle) for `seconds`, ready when this returns.
-        static func startRecorder(on server: Host, _ tag: String, seconds: Double) throws -> (Process, URL) {
+        /// The tests' recorder (`rec`: `audioPorts` audio ports, one MIDI port, the
+        /// transport every cycle) for `seconds`, ready when this returns.
+        static func startRecorder(on server: Host, _ tag: String, seconds: Double, audioPorts: Int = 1) throws -> (Process, URL) {
             let out = TestFiles.file("\(server.name).\(tag).recording")
             let ready = TestFiles.file("\(server.name).\(tag).ready")
             let recorder = try server.launch(TestFiles.probe, [
                 "record", "--name", "rec", "--out", out.path, "--ready", ready.path, "--transport",
-                "--audio-ports", "1", "--midi-ports", "1", "--seconds", "\(seconds)",
+                "--audio-ports", "\(audioPorts)", "--midi-ports", "1", "--seconds", "\(seconds)",
             ] + server.serverArguments, TestFiles.file("\(server.name).\(tag).recorder.log"), [:])
             #expect(TestProcess.waitForFile(ready, seconds: 10))
             return (recorder, out)
@@ -137,82 +137,6 @@ extension JACKServerTests {
             return (checked, wrong, first)
         }
 
-        /// `--transport master` at 133 BPM 4/4 (2 bars, then 150, then 3/4 from
-        /// bar 5) and 97.3 BPM 7/8 (a bar, then 120, then 5/8 from bar 3), each
-        /// over 14 s (each change and some bars after it; 30 s and bars 9 and 17
-        /// proved no more): every click onset within ±0.5 frame of where the BBT
-        /// published for its cycle puts tick 0 of that beat; the accent on beat 1;
-        /// bar numbers from 1; the tempo and the meter published from the cycle
-        /// after the click where they change.
-        @Test(arguments: [
-            ("master133", "2 133\n2 150\n30 3/4 150\n", 133.0, 4, 4),
-            ("master97", "1 7/8 48.65\n1 7/8 60\n20 5/8 60\n", 97.3, 8, 2),
-        ])
-        func masterPublishesTheBBTOfTheClickItPlays(tag: String, map: String, bpm: Double, beatType: Int, meterBar: Int) throws {
-            let server = try JackTestServer()
-            defer { server.stop() }
-            let file = try Self.map("\(server.name).\(tag).map", map)
-            let seconds = 14.0
-            let (r, log) = try Self.record(server, tag, seconds: seconds, ["--transport", "master", "--map", file]) { _ in }
-            #expect(log.contains("JACK timebase master: \(tag)"), "\(log)")
-            let beats = Self.masterBeats(r)
-            let settled = beats
-            // Tactus starts, then the transport: its first rolling cycle counts from bar 1.
-            let firstRoll = r.transport.first(where: \.rolling)
-            #expect(firstRoll.map { "\($0.bar).\($0.beat)" } == "1.1", "\(String(describing: firstRoll))")
-            let firstMeter = beatType == 4 ? 4 : 7, lastMeter = beatType == 4 ? 3 : 5
-            let worst = settled.map { abs($0.error) }.max() ?? .infinity
-            print("transport master \(bpm) BPM: \(beats.count) clicks, worst |onset − BBT beat| \(worst) frames, xruns \(r.xruns)")
-            #expect(beats.count >= Int((seconds - 2) * bpm / 60), "clicks \(beats.count)")
-            #expect(worst <= 0.5, "\(settled.filter { abs($0.error) > 0.5 }.prefix(5).map { "\($0.frame): \($0.error)" })")
-            // Bars count on, beat 1 is the accent, every bar its meter's beats long.
-            var expected = (bar: beats.first?.bar ?? 1, beat: beats.first?.beat ?? 1)
-            for b in beats {
-                #expect(b.bar == expected.bar && b.beat == expected.beat, "click \(b.frame): bar \(b.bar) beat \(b.beat), expected \(expected)")
-                #expect(b.accent == (b.beat == 1), "click \(b.frame) bar \(b.bar) beat \(b.beat)")
-                let perBar = b.bar >= meterBar + 1 ? lastMeter : firstMeter
-                expected = b.beat >= perBar ? (b.bar + 1, 1) : (b.bar, b.beat + 1)
-            }
-            #expect(beats.contains { $0.bar > meterBar + 1 }, "the run reaches the meter change")
-            let (checked, wrong, first) = Self.tempoAndMeterAudit(r, beats) { $0 >= meterBar + 1 ? lastMeter : firstMeter }
-            print("transport master \(bpm) BPM: tempo and meter in \(checked) cycles, \(wrong) wrong")
-            // All but the first 3.3 s of the take's cycles (48 000 / 256 a second).
-            #expect(checked > Int((seconds - 3.3) * 187.5) && wrong == 0, "\(first)")
-            let published = Set(r.transport.filter(\.hasBBT).map { ($0.beatsPerMinute * 100).rounded() / 100 })
-            #expect(published.contains(bpm) && published.contains(beatType == 4 ? 150 : 120), "\(published)")
-            #expect(Set(r.transport.filter { $0.rolling && $0.hasBBT }.map(\.beatType)) == [Double(beatType)])
-        }
-
-        /// A locate of the transport to bar 9 (133 BPM 4/4): Tactus relocates
-        /// (Stop, Song Position 128, Continue) and the BBT counts from bar 9.
-        @Test func masterCountsBarsFromNineAfterALocateToBarNine() throws {
-            let server = try JackTestServer()
-            defer { server.stop() }
-            // Bar 9 at 133 BPM 4/4: 8 × 4 × 60 × 48 000 / 133 = 692 932.3 frames.
-            let (r, log) = try Self.record(server, "masterlocate", seconds: 10, ["--transport", "master", "--bpm", "133"]) { _ in
-                Thread.sleep(forTimeInterval: 4)
-                let locateProbe = try Self.probe(server, ["transport", "locate", "692933"], tag: "locate")
-                #expect(TestProcess.wait(locateProbe, seconds: 10) == 0)
-            }
-            #expect(log.contains("JACK timebase master"), "\(log)")
-            let beats = Self.masterBeats(r)
-            let firstRoll = r.transport.first(where: \.rolling)
-            #expect(firstRoll.map { "\($0.bar).\($0.beat)" } == "1.1", "\(String(describing: firstRoll))")
-            let relocation = r.midi().firstIndex { $0.bytes == [0xFC] }
-            let midi = r.midi().filter { $0.bytes != [0xF8] }
-            #expect(midi.prefix(4).map(\.bytes) == [[0xFA], [0xFC], [0xF2, 0, 1], [0xFB]], "\(midi.prefix(6).map(\.bytes))")
-            guard let index = relocation else { return }
-            let stopFrame = r.midi()[index].frame
-            let after = beats.filter { $0.frame > stopFrame }
-            // The cycle after the relocation's Continue (bar 9's first beat) counts from bar 9.
-            let next = r.transport.first { $0.frame > stopFrame }
-            #expect(next.map { "\($0.bar).\($0.beat)" } == "9.1", "\(String(describing: next))")
-            // The engine takes the locate in the cycle that sees it: the relocation's click too is on its cycle's BBT.
-            let worst = beats.map { abs($0.error) }.max() ?? .infinity
-            print("transport master locate: \(beats.count) clicks, worst \(worst) frames, bars after the locate \(after.prefix(5).map(\.bar))")
-            #expect(worst <= 0.5, "\(beats.filter { abs($0.error) > 0.5 }.map { "\($0.frame) \($0.bar).\($0.beat): \($0.error)" }), stop at \(stopFrame)")
-        }
-
         // MARK: - PipeWire
 
         /// PipeWire's JACK (0.3.65) carries the timebase master's BBT through its
@@ -228,11 +152,13 @@ extension JACKServerTests {
             let pw = try PipeWireTestServer()
             defer { pw.stop() }
             let host = Host(pw)
-            let (r, log) = try Self.record(on: host, "pwmaster", seconds: 10, ["--transport", "master", "--bpm", "133"]) { _ in
-                Thread.sleep(forTimeInterval: 4)
-                let locate = try Self.probe(on: host, ["transport", "locate", "692933"], tag: "locate")
-                #expect(TestProcess.wait(locate, seconds: 10) == 0)
-            }
+            let (r, log) = try Undisturbed.run("PipeWire transport master", {
+                try Self.record(on: host, "pwmaster", seconds: 10, ["--transport", "master", "--bpm", "133"]) { _ in
+                    Thread.sleep(forTimeInterval: 4)
+                    let locate = try Self.probe(on: host, ["transport", "locate", "692933"], tag: "locate")
+                    #expect(TestProcess.wait(locate, seconds: 10) == 0)
+                }
+            }, disturbance: Self.recorderDisturbed)
             #expect(log.contains("JACK timebase master: pwmaster"), "\(log)")
             let published = r.transport.filter { $0.rolling && $0.hasBBT }
             #expect(published.count > 1500 && !published.contains(where: \.hasTickDouble), "\(published.count) cycles with BBT")
@@ -369,46 +295,6 @@ extension JACKServerTests {
 
         // MARK: - follow
 
-        /// The test master: 120 BPM 4/4, 133 from bar 5, 3/4 from bar 9, integer
-        /// ticks; transport rolls from frame 0, at 16.5 s (bar 10) located to bar 13 (0.79
-        /// frame before its first beat). Tactus at its own 100 BPM follows: every
-        /// click within ±1 frame of the map's beat from the second beat after the
-        /// start, the tempo change and the locate; accents on the map's bar lines;
-        /// 24 clock ticks a beat; the locate answered with Stop, Song Position
-        /// 176 (44 beats in 16ths) and Continue on bar 13's frame.
-        @Test func followClicksOnTheMastersBeatsThroughATempoStepAMeterChangeAndALocate() throws {
-            let server = try JackTestServer()
-            defer { server.stop() }
-            try Self.follow(on: Host(server), tolerance: 1)
-        }
-
-        /// Quitting while following a rolling master: Tactus's own Stop is the last
-        /// byte its clock sends (the engine plays it; it is not handed to the source
-        /// as a transport request), and no tick comes after it.
-        @Test func quittingWhileFollowingARollingMasterSendsStopLast() throws {
-            let server = try JackTestServer()
-            defer { server.stop() }
-            let host = Host(server)
-            let (recorder, out) = try Self.startRecorder(on: host, "quit", seconds: 7)
-            let (tactus, _) = try Self.launchTactus(on: host, "quit", ["--transport", "follow", "--start-stopped"])
-            defer { if tactus.isRunning { kill(tactus.processIdentifier, SIGKILL) } }
-            let master = try Self.probe(on: host, ["transport", "master", "--segments", "0:120:4", "--seconds", "9"], tag: "quit-master")
-            Thread.sleep(forTimeInterval: 3)
-            #expect(Launch.stop(tactus) == 0)
-            #expect(TestProcess.wait(recorder, seconds: 30) == 0)
-            _ = TestProcess.wait(master, seconds: 20)
-            let r = try Recording(contentsOf: out)
-            let events = r.midi().filter { $0.bytes != [0xF8] }
-            #expect(events.first?.bytes == [0xFA], "\(events.map(\.bytes))")
-            #expect(events.last?.bytes == [0xFC], "the last transport byte is Stop: \(events.map(\.bytes))")
-            let ticks = r.ticks()
-            #expect(ticks.count >= 60, "ticks \(ticks.count)")
-            if let stop = events.last, stop.bytes == [0xFC] {
-                #expect(ticks.allSatisfy { $0 < stop.frame }, "a tick after the Stop at \(stop.frame)")
-            }
-            print("transport follow, quit while rolling: \(ticks.count) ticks, then \(events.map(\.bytes))")
-        }
-
         /// The same on PipeWire's JACK (0.3.65), whose follower reads this cycle's
         /// frame with the BBT the master wrote when its node last ran: a period old
         /// in nearly every cycle the recorder reads (the follower's node runs
@@ -442,6 +328,14 @@ extension JACKServerTests {
             _ = try followErrors(on: server, tolerance: tolerance)
         }
 
+        /// A take the recorder itself was kept from: more than 10 of its cycles
+        /// missed (it is a client of the same server, scheduled beside Tactus;
+        /// on a two-core machine beside other work it has missed 200 in 10 s,
+        /// leaving too few clicks to judge), recorded again (`Undisturbed`).
+        static func recorderDisturbed(_ take: (recording: Recording, log: String)) -> String? {
+            take.recording.holes.count > 10 ? "the recorder missed \(take.recording.holes.count) cycles" : nil
+        }
+
         /// A click of a cycle Tactus missed, played at the next block's first frame
         /// (a cycle's first frame in the recording, less than a period after its
         /// beat), or one in a cycle the recorder missed.
@@ -455,14 +349,17 @@ extension JACKServerTests {
         static func followErrors(on server: Host, tolerance: Double, latePeriod: Double? = nil, lateCycles: Bool = false) throws -> [Double] {
             var errors: [Double] = []
             var master: Process?
-            let (r, log) = try Self.record(on: server, "follow", seconds: 24, ["--transport", "follow", "--bpm", "100", "--start-stopped"]) { _ in
-                master = try Self.probe(on: server, ["transport", "master", "--segments", "0:120:4,16:133:4,32:133:3", "--seconds", "22"], tag: "master")
-                // Past bar 9 (15.2 s): the follower has seen the meter change the master's bars count from.
-                Thread.sleep(forTimeInterval: 16.5)
-                let locateProbe = try Self.probe(on: server, ["transport", "locate", "990315"], tag: "locate")
-                #expect(TestProcess.wait(locateProbe, seconds: 10) == 0)
-            }
-            if let master { #expect(TestProcess.wait(master, seconds: 20) == 0) }
+            let (r, log) = try Undisturbed.run("transport follow", {
+                let take = try Self.record(on: server, "follow", seconds: 24, ["--transport", "follow", "--bpm", "100", "--start-stopped"]) { _ in
+                    master = try Self.probe(on: server, ["transport", "master", "--segments", "0:120:4,16:133:4,32:133:3", "--seconds", "22"], tag: "master")
+                    // Past bar 9 (15.2 s): the follower has seen the meter change the master's bars count from.
+                    Thread.sleep(forTimeInterval: 16.5)
+                    let locateProbe = try Self.probe(on: server, ["transport", "locate", "990315"], tag: "locate")
+                    #expect(TestProcess.wait(locateProbe, seconds: 10) == 0)
+                }
+                if let master { #expect(TestProcess.wait(master, seconds: 20) == 0) }
+                return take
+            }, disturbance: Self.recorderDisturbed)
             #expect(!log.contains("error"), "\(log)")
             print("transport follow, Tactus's own count: \(log.split(separator: "\n").first { $0.contains("transport follow: ") && $0.contains("held off") } ?? "no stale reading")")
             // The map's beats in transport frames.

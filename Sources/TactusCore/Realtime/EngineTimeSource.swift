@@ -132,15 +132,22 @@ extension Engine {
         // A source that corrects itself back within the tolerance (a JACK
         // master's phase known to a tick at a new tempo) would put the pulse not
         // yet played (a click, a tick) before this block, and it would be lost:
-        // it sounds at the block's first frame instead.
-        if !(starting || jumped), map.pulse > Double(cursor) {
+        // it sounds at the block's first frame instead. Not after cycles this
+        // client missed (the block does not begin where the last one ended):
+        // what fell in the gap is late as in the engine's own time (§3.6), the
+        // ticks sent at the block's first frame and the clicks dropped.
+        if !(starting || jumped), blockStart == lastBlockEnd, map.pulse > Double(cursor) {
             let next = Double(nextGridPulse())
             if map.pulse > next { map.pulse = next }
         }
         grid.follow(map, tempo: position.tempo)
         // The next cycle is judged against the source's line, not the held one:
-        // a move ahead caught up a grid point a block does not count as a jump.
-        followed = position.corrected ? source : map
+        // a move ahead caught up a grid point a block does not count as a jump,
+        // and neither does a point played late at the block's first frame
+        // after cycles this client missed (the source moved on by what the
+        // clock moved; judged against the held map, a point more than the
+        // tolerance late was answered as a locate the cycle after).
+        followed = source
     }
 
     /// The source's meter and bar line: the bar counts and the accents from

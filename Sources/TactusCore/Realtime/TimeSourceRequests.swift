@@ -11,7 +11,7 @@ public struct TimeSourceRequests: Sendable, BitwiseCopyable, Equatable {
     public var running: Bool?
     /// A tempo among them was the engine's own (the trainer's step, a tempo
     /// map's segment), which no key or hold announces to the player: a host
-    /// whose source refuses it says so (`JackShared.refusedEngineTempi`).
+    /// whose source refuses it says so (`CycleEvent.engineTempoRefused`).
     public var enginesOwnTempo: Bool
 
     public init(tempo: BPM? = nil, running: Bool? = nil, enginesOwnTempo: Bool = false) {

@@ -1,0 +1,40 @@
+import CJack
+@testable import TactusJACK
+
+/// The `CycleHost` of the simulated process loop: what libjack would answer
+/// in this cycle, from the loop's virtual frame clock and host time, its
+/// port buffers and its scripted transport. Test code: it allocates and
+/// holds a class reference, which only the callback's own host may not.
+struct SimulatedHost: CycleHost {
+    let loop: SimulatedProcessLoop
+
+    mutating func cycleTimes(frames: jack_nframes_t, sampleRate: Int,
+                             offset: inout RawClockOffset) -> (frame: jack_nframes_t, microseconds: Int64, nextMicroseconds: Int64) {
+        offset.microseconds = 0
+        return (loop.jackFrame, loop.microseconds(atJackFrame: loop.jackFrame),
+                loop.microseconds(atJackFrame: loop.jackFrame &+ frames))
+    }
+
+    mutating func buffer(_ port: CyclePort, _ frames: jack_nframes_t) -> UnsafeMutableRawPointer? {
+        switch port {
+        case .click: UnsafeMutableRawPointer(loop.click)
+        case .feedback: UnsafeMutableRawPointer(loop.feedback)
+        case .clock: loop.clock.pointer
+        case .control: loop.control.pointer
+        }
+    }
+
+    mutating func transportQuery(_ position: UnsafeMutablePointer<jack_position_t>) -> jack_transport_state_t {
+        loop.transport.query(position)
+    }
+
+    func midiEventCount(_ buffer: UnsafeMutableRawPointer) -> UInt32 { SimulatedMIDIBuffer.at(buffer).count }
+
+    func midiEvent(_ buffer: UnsafeMutableRawPointer, _ index: UInt32) -> jack_midi_event_t? { SimulatedMIDIBuffer.at(buffer).event(index) }
+
+    mutating func clearMIDI(_ buffer: UnsafeMutableRawPointer) { SimulatedMIDIBuffer.at(buffer).clear() }
+
+    mutating func reserveMIDI(_ buffer: UnsafeMutableRawPointer, _ offset: jack_nframes_t, _ size: Int) -> UnsafeMutablePointer<jack_midi_data_t>? {
+        SimulatedMIDIBuffer.at(buffer).reserve(offset, size)
+    }
+}
