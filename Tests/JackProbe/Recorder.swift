@@ -25,6 +25,13 @@ struct TransportSample: BitwiseCopyable {
     var position: jack_position_t
 }
 
+/// One cycle's first frame (the recorder's) and `jack_get_cycle_times`' time of it:
+/// how the server's frames and the host's clock went along (`T` lines).
+struct CycleTimeSample: BitwiseCopyable {
+    var frame: Int64
+    var microseconds: UInt64
+}
+
 /// The recorder's process state: preallocated, so its callback is as
 /// real-time safe as Tactus' own.
 struct RecorderState: ~Copyable {
@@ -56,6 +63,12 @@ struct RecorderState: ~Copyable {
     var transport: UnsafeMutablePointer<TransportSample>?
     var transportCount = 0
     let transportCapacity = 400_000
+    /// Every cycle's frame and host time: Link places beats in host time, the
+    /// recording is in frames, and the dummy driver's frames fall behind the host's
+    /// clock when it wakes late (a step, with or without an xrun notice).
+    let cycleTimes: UnsafeMutablePointer<CycleTimeSample>
+    var cycleTimeCount = 0
+    let cycleTimeCapacity = 400_000
     /// Ports that have had an event since the start (bit i: audio port i + 1, bit
     /// 32 + i: MIDI port i + 1), for `--heard`.
     let heard = Atomic<UInt64>(0)
@@ -106,6 +119,13 @@ func recorderProcess(_ frames: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) 
             record(s, RecordedEvent(frame: start + Int64(event.time), value: 0, port: UInt8(index + 1), kind: 1, count: UInt8(event.size),
                                     bytes: (data[0], size > 1 ? data[1] : 0, size > 2 ? data[2] : 0)))
             s.pointee.heard.bitwiseOr(1 << UInt64(32 + index), ordering: .relaxed)
+        }
+    }
+    if s.pointee.cycleTimeCount < s.pointee.cycleTimeCapacity {
+        var frame: jack_nframes_t = 0, now: jack_time_t = 0, next: jack_time_t = 0, period: Float = 0
+        if jack_get_cycle_times(s.pointee.client, &frame, &now, &next, &period) == 0 {
+            s.pointee.cycleTimes[s.pointee.cycleTimeCount] = CycleTimeSample(frame: start, microseconds: now)
+            s.pointee.cycleTimeCount += 1
         }
     }
     if let transport = s.pointee.transport, s.pointee.transportCount < s.pointee.transportCapacity {
@@ -168,8 +188,10 @@ enum Recorder {
         xrunTimes.initialize(repeating: 0, count: 4096)
         let xrunFrames = UnsafeMutablePointer<Int64>.allocate(capacity: 4096)
         xrunFrames.initialize(repeating: 0, count: 4096)
+        let cycleTimes = UnsafeMutablePointer<CycleTimeSample>.allocate(capacity: 400_000)
+        cycleTimes.initialize(repeating: CycleTimeSample(frame: 0, microseconds: 0), count: 400_000)
         state.initialize(to: RecorderState(client: client, audio: audio, midi: midi, lastSample: lastSample, events: storage, capacity: capacity,
-                                           xrunTimes: xrunTimes, xrunFrames: xrunFrames))
+                                           xrunTimes: xrunTimes, xrunFrames: xrunFrames, cycleTimes: cycleTimes))
         if readTransport {
             state.pointee.transport = .allocate(capacity: state.pointee.transportCapacity)
             state.pointee.transport?.initialize(repeating: TransportSample(frame: 0, state: 0, position: jack_position_t()), count: state.pointee.transportCapacity)
@@ -222,6 +244,9 @@ enum Recorder {
         }
         for i in 0..<min(state.pointee.xruns.load(ordering: .acquiring), state.pointee.xrunTimeCapacity) {
             text += "X \(xrunTimes[i])\nXF \(xrunFrames[i])\n"
+        }
+        for i in 0..<state.pointee.cycleTimeCount where cycleTimes[i].frame >= windowStart {
+            text += "T \(cycleTimes[i].frame) \(cycleTimes[i].microseconds)\n"
         }
         if let transport = state.pointee.transport {
             // `B frame state transport_frame valid bar beat tick tick_double bpm beats_per_bar beat_type bbt_offset`

@@ -293,31 +293,42 @@ extension JACKServerTests {
                 Issue.record("starts \(startsA) \(startsB) stops \(stopsA) \(stopsB): A \(logA) B \(logB)")
                 return
             }
-            // 120 BPM all along: the session's bar lines are A's first Start + n bars
-            // (counted from A's last accent before the stop, where Link's clock sync has settled).
-            let accents = Self.barLines(rec, port: 1).filter { $0 < stopA }
-            let line = accents.last ?? startsA[0]
-            func fromBar(_ frame: Int64) -> Int64 {
-                let n = ((Double(frame - line) / Double(Self.bar)).rounded())
-                return frame - (line + Int64(n) * Self.bar)
+            // 120 BPM all along. The stop's bar line, counted in A's own ticks from
+            // its last accent before the stop (a bar is 96 ticks): the tick on the
+            // bar line is the one not sent, a tick after A's last.
+            let line = Self.barLines(rec, port: 1).filter { $0 < stopA }.last ?? startsA[0]
+            let ticks = rec.ticks(port: 1).filter { $0 >= line - 2 && $0 < stopA }
+            let barLine = (ticks.last ?? line) + Self.tick
+            // The session's next bar lines are whole bars (2 s at 120 BPM) after it in
+            // Link's host time; in frames, where the server's clock put that time
+            // (the dummy driver's frames fall behind its host time when it wakes late).
+            let restartBarLine = rec.hostMicroseconds(atFrame: barLine).flatMap { h -> Int64? in
+                guard let hs = rec.hostMicroseconds(atFrame: startsA[1]) else { return nil }
+                return rec.frame(atHostMicroseconds: h + ((hs - h) / 2e6).rounded() * 2e6)
             }
-            print("Link shared stop: A's Stop \(fromBar(stopA)), B's \(fromBar(stopB)) frames from the bar line; "
-                + "restart: A's Start \(fromBar(startsA[1])), B's \(fromBar(startsB[1])) frames from the bar line, B − A \(startsB[1] - startsA[1])")
+            let behind = rec.framesFellBehind(from: line, to: startsA[1]).map { String(format: "%.0f µs", $0) } ?? "?"
+            print("Link shared stop: \(ticks.count) ticks from A's last accent; A's Stop \(stopA - barLine), B's \(stopB - barLine) frames from the bar line; "
+                + "restart: A's Start \(startsA[1] - (restartBarLine ?? 0)), B's \(startsB[1] - (restartBarLine ?? 0)) frames from the bar line, "
+                + "B − A \(startsB[1] - startsA[1]); the server's frames fell \(behind) behind its clock from the accent to the restart")
+            if !rec.holes.contains(where: { $0.overlaps(line...stopA) }) {
+                #expect(ticks.count > 0 && ticks.count % 96 == 0, "\(ticks.count) ticks from the last accent to the Stop")
+            }
             // Stop goes out at the first frame of the block that holds the bar line
-            // (period 256): the bar's last beat is the last click. The bar line is
-            // Link's, in host time: judged in frames only where the server did not
-            // xrun since A's last accent (`xrunned`); the peers against each other always.
+            // (period 256): the bar's last beat is the last click. Judged where the
+            // server did not xrun in the bar (a late tick goes out at a block's
+            // first frame); the peers against each other always.
             func judged(_ frame: Int64) -> Bool {
                 let quiet = !rec.xrunned(from: line - 256, to: frame + 256)
                 if !quiet { print("Link shared stop: \(frame) not judged against the bar line: the server xrunned since \(line)") }
                 return quiet
             }
             for stop in [stopA, stopB] where judged(stop) {
-                #expect(fromBar(stop) <= 0 && fromBar(stop) >= -256 - 48, "stop at \(fromBar(stop))")
+                #expect(stop - barLine <= 0 && stop - barLine >= -256 - 48, "stop at \(stop - barLine)")
             }
             #expect(abs(stopB - stopA) <= 48)
-            if judged(max(startsA[1], startsB[1])) {
-                #expect(abs(fromBar(startsA[1])) <= 48 && abs(fromBar(startsB[1])) <= 48)
+            #expect(restartBarLine != nil, "no cycle times recorded")
+            if let restartBarLine, judged(max(startsA[1], startsB[1])) {
+                #expect(abs(startsA[1] - restartBarLine) <= 48 && abs(startsB[1] - restartBarLine) <= 48)
             }
             #expect(abs(startsB[1] - startsA[1]) <= 48)
             #expect(stopA > startsB[0])

@@ -34,6 +34,9 @@ struct Recording {
     var holes: [ClosedRange<Int64>] = []
     /// The server's frame time at each xrun notice (the recorder's `XF` lines).
     var xrunFrames: [Int64] = []
+    /// Each cycle's first frame and the host time `jack_get_cycle_times` gave it
+    /// (`T` lines), in order.
+    var cycleTimes: [(frame: Int64, microseconds: Double)] = []
 
     init(contentsOf url: URL) throws {
         let text = try String(contentsOf: url, encoding: .utf8)
@@ -66,6 +69,8 @@ struct Recording {
                                               beatsPerMinute: Double(f[9])!, beatsPerBar: Double(f[10])!, beatType: Double(f[11])!))
             case "XF":
                 if let f = Int64(f[1]) { xrunFrames.append(f) }
+            case "T":
+                if let frame = Int64(f[1]), let time = UInt64(f[2]) { cycleTimes.append((frame, Double(time))) }
             case "M":
                 events.append(Event(port: Int(f[1])!, frame: Int64(f[2])!, bytes: f.dropFirst(3).map { UInt8($0, radix: 16)! }))
             default:
@@ -79,6 +84,41 @@ struct Recording {
     /// up, so its frames and the host's clock went apart by the lateness. What
     /// Link places in host time cannot be judged in frames across such a span.
     func xrunned(from a: Int64, to b: Int64) -> Bool { xrunFrames.contains { $0 >= a && $0 <= b } }
+
+    /// The host time (µs, the server's clock) of `frame`: the time of the last
+    /// cycle at or before it, plus the frames after that cycle's first at the
+    /// nominal rate. Nil before the first cycle recorded.
+    func hostMicroseconds(atFrame frame: Int64) -> Double? {
+        guard let i = lastCycle(where: { $0.frame <= frame }) else { return nil }
+        let c = cycleTimes[i]
+        return c.microseconds + Double(frame - c.frame) * 1e6 / Double(sampleRate)
+    }
+
+    /// The frame at host time `microseconds` (the inverse of `hostMicroseconds`):
+    /// where something placed in host time, as Link places its beats, lands in
+    /// this recording. Nil before the first cycle recorded.
+    func frame(atHostMicroseconds microseconds: Double) -> Int64? {
+        guard let i = lastCycle(where: { $0.microseconds <= microseconds }) else { return nil }
+        let c = cycleTimes[i]
+        return c.frame + Int64(((microseconds - c.microseconds) * Double(sampleRate) / 1e6).rounded())
+    }
+
+    /// How far the server's frames went from its host time between frames `a` and
+    /// `b` (µs; positive: the frames fell behind, as after a late wake-up).
+    func framesFellBehind(from a: Int64, to b: Int64) -> Double? {
+        guard let ta = hostMicroseconds(atFrame: a), let tb = hostMicroseconds(atFrame: b) else { return nil }
+        return (tb - ta) - Double(b - a) * 1e6 / Double(sampleRate)
+    }
+
+    /// The last cycle for which `isBefore` holds (the cycles are in order: a binary search).
+    private func lastCycle(where isBefore: ((frame: Int64, microseconds: Double)) -> Bool) -> Int? {
+        var low = 0, high = cycleTimes.count
+        while low < high {
+            let mid = (low + high) / 2
+            if isBefore(cycleTimes[mid]) { low = mid + 1 } else { high = mid }
+        }
+        return low == 0 ? nil : low - 1
+    }
 
     func clicks(port: Int = 1) -> [Int64] { onsets.filter { $0.port == port }.map(\.frame) }
     func ticks(port: Int = 1) -> [Int64] { events.filter { $0.port == port && $0.bytes == [0xF8] }.map(\.frame) }
