@@ -28,6 +28,7 @@ public enum LearnCommand {
         defer { control.deinitialize(count: 1); control.deallocate() }
         let metronome: JackMetronome
         do {
+            ProcessPolicy.apply()
             // Only what concerns the player: JACK's start and stop lines are not.
             metronome = try JackMetronome(options: jackOptions, control: control) { line in
                 if line.hasPrefix("stopped after") || line.hasPrefix("playback latency") || line.contains("is not connected") { return }

@@ -57,6 +57,7 @@ public enum RunCommand {
                              environment: [String: String], samplesInUse: SampleFilesInUse, lastTempo: LastTempoStore) -> Int32 {
         let metronome: JackMetronome
         do {
+            ProcessPolicy.apply()
             metronome = try JackMetronome(options: jack, control: control)
         } catch {
             printError("tactus: \(error)")

@@ -95,3 +95,9 @@ func tactusPortRegistration(_ port: jack_port_id_t, _ registered: Int32, _ arg: 
 /// libjack prints every failed attempt to reach a server; while Tactus retries
 /// once a second that would be a line a second, so errors go nowhere then.
 func tactusSilentJackError(_ message: UnsafePointer<CChar>?) {}
+
+/// JACK's own error messages, prefixed so the user knows who speaks.
+func tactusJackError(_ message: UnsafePointer<CChar>?) {
+    guard let message else { return }
+    StandardError.line("tactus: JACK: \(String(cString: message))")
+}

@@ -45,19 +45,19 @@ struct JackCycleSource: CycleSource {
             // A peer's tempo: the control thread takes it into the pressure controller now.
             if changes != before {
                 shared.pointee.cycleEvents.push(.peerTempo(BPM(hundredths: Int32(clamping: Int(tempo * 100 + 0.5)))))
-                if let wakeup = context.pointee.wakeup { ProcessCycle.post(wakeup) }
+                context.pointee.wakeControlThread = true
             }
             return position
         }
         if let running = requests.running {
             shared.pointee.cycleEvents.push(.transportRequested(running: running))
-            if let wakeup = context.pointee.wakeup { ProcessCycle.post(wakeup) }
+            context.pointee.wakeControlThread = true
         }
         // The player's tempi the control session sees itself; the engine's own it hears of
         // here, woken to say so now (once a run: the trainer steps at bar lines at the most).
         if requests.enginesOwnTempo {
             shared.pointee.cycleEvents.push(.engineTempoRefused)
-            if let wakeup = context.pointee.wakeup { ProcessCycle.post(wakeup) }
+            context.pointee.wakeControlThread = true
         }
         return transport
     }

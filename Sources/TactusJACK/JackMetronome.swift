@@ -33,8 +33,8 @@ public final class JackMetronome {
     public let shared: UnsafeMutablePointer<JackShared>
     let notices: UnsafeMutablePointer<JackNotices>
     private(set) var context: UnsafeMutablePointer<ProcessContext>?
-    private(set) var client: JackClient?
-    private let log: (String) -> Void
+    var client: JackClient?
+    let log: (String) -> Void
     /// The Link session (`--link`), joined at start and kept across reconnections.
     public let link: LinkSession?
     /// Link's quantum in beats, with `--link`.
@@ -45,7 +45,7 @@ public final class JackMetronome {
     let cycleEvents = CycleEventReader()
 
     /// Whether a server is there and the client active.
-    public private(set) var isConnected = false
+    public internal(set) var isConnected = false
     /// The name JACK gave the client ("tactus", or "tactus-01" when taken).
     public private(set) var clientName: String
     /// The rate the engine renders at: the server's, or the one it had last.
@@ -57,24 +57,20 @@ public final class JackMetronome {
     private var saidWaiting = false
     private var bufferSize = 0
 
-    /// Connections to make again on a new server; refreshed from JACK shortly
-    /// after the graph changes (not at once: a dying server disconnects every
-    /// client before it tells us it is gone).
-    private var connections: [JackConnection] = []
+    /// The ports' connections, made again on a new server.
+    private var connectionKeeper: JackConnectionKeeper
     private var seenGraphChanges = 0
+    /// When to read the connections from JACK after a graph change.
     private var snapshotDue: ContinuousClock.Instant?
-    /// Connections whose other end did not exist yet at reconnection, retried for a while.
-    private var pending: [JackConnection] = []
-    private var pendingUntil = ContinuousClock.now
-    private var reportedDrops = 0
     private var seenXruns = 0
     /// Bumped by a `service()` that found the client's figures changed (connected
     /// or lost, rate, period, graph, xruns): the display reads them again then.
     public private(set) var changes = 0
-    private var lastDropReport = ContinuousClock.now
+    /// Control input dropped, said once a second at most.
+    var overflowReport = InputOverflowReport()
 
-    /// Blocks SIGINT/SIGTERM for this thread and every thread started after
-    /// (JACK's among them): create the metronome on the main thread, first.
+    /// Call `ProcessPolicy.apply()` first, on the main thread: the signals and
+    /// the heap arena are the process's, set before JACK starts its threads.
     public init(options: JackRunOptions, control: UnsafeMutablePointer<EngineControl>, wakeup: ControlWakeup = ControlWakeup(),
                 log: @escaping (String) -> Void = { StandardError.line("tactus: \($0)") }) throws(JackError) {
         try options.checkClockOffset()
@@ -105,21 +101,7 @@ public final class JackMetronome {
         } else {
             link = nil
         }
-        connections = options.clickConnections.map { JackConnection(port: .click, other: $0) }
-            + (options.feedbackConnections ?? options.clickConnections).map { JackConnection(port: .feedback, other: $0) }
-            + options.clockConnections.map { JackConnection(port: .clock, other: $0) }
-            + options.controlConnections.map { JackConnection(port: .control, other: $0) }
-        TerminationSignals.block()
-        // One heap arena for all threads, before JACK's and ours start. glibc gives
-        // threads arenas of their own, and a block freed into one thread's arena
-        // serves only that arena again; with every page locked (`lockMemory`) such
-        // holes stay resident. A preset's samples are read on their own thread,
-        // the sounds of a server's return on the supervisor's and freed on the
-        // control thread's: with one arena each freed block is reused by the
-        // next, and an hour of switches and restarts ends where it began
-        // (Benchmarks/churn.sh). The real-time thread allocates nothing, so it
-        // never waits on the arena's lock.
-        _ = tactus_single_malloc_arena()
+        connectionKeeper = JackConnectionKeeper(options)
     }
 
     deinit {
@@ -189,14 +171,15 @@ public final class JackMetronome {
         // Link's peer count takes its lock: counted here, read by the cycle as a figure.
         if let link { shared.pointee.linkPeers.store(link.peers, ordering: .relaxed) }
         freeRetiredSounds()
-        var due = reportInputOverflow(now: now)
+        var due = overflowReport.due(now: now, dropped: shared.pointee.controlInput.dropped.load(ordering: .relaxed),
+                                     capacity: shared.pointee.controlInput.capacity, log: log)
         guard isConnected, let client, let context else {
             if now >= nextAttempt {
                 nextAttempt = now + .seconds(1)
                 connect()
             }
-            due = earliest(due, isConnected ? nil : nextAttempt)
-            return deadline(due, from: now)
+            due = ContinuousClock.Instant.earliest(due, isConnected ? nil : nextAttempt)
+            return due?.controlTime(from: now)
         }
         let rate = notices.pointee.sampleRate.exchange(0, ordering: .acquiring)
         if rate != 0 && rate != context.pointee.engine.sampleRate { changeSampleRate(to: rate) }
@@ -210,7 +193,7 @@ public final class JackMetronome {
         if graph != seenGraphChanges {
             seenGraphChanges = graph
             snapshotDue = now + .milliseconds(500)
-            connectPending(client)
+            connectionKeeper.connectPending(client, clientName: clientName, log: log)
         }
         if let due = snapshotDue, now >= due {
             snapshotDue = nil
@@ -218,10 +201,11 @@ public final class JackMetronome {
             updateClickLatency(client)
             changes += 1
         }
-        if !pending.isEmpty { connectPending(client) }
+        let waiting = !connectionKeeper.pending.isEmpty
+        if waiting { connectionKeeper.connectPending(client, clientName: clientName, log: log) }
         transportMoved = takeCycleEvents(client: client.handle)
-        due = earliest(earliest(due, snapshotDue), pending.isEmpty ? nil : now + Self.pendingRetry)
-        return deadline(due, from: now)
+        due = .earliest(.earliest(due, snapshotDue), waiting ? now + Self.pendingRetry : nil)
+        return due?.controlTime(from: now)
     }
 
     /// How many of the engine's own tempi (the trainer's, a tempo map's) the
@@ -242,19 +226,6 @@ public final class JackMetronome {
     /// How often connections whose other end is not there yet are tried again
     /// (a client may register its ports without a graph notice reaching us first).
     static let pendingRetry = Duration.milliseconds(100)
-
-    private func earliest(_ a: ContinuousClock.Instant?, _ b: ContinuousClock.Instant?) -> ContinuousClock.Instant? {
-        guard let a else { return b }
-        guard let b else { return a }
-        return min(a, b)
-    }
-
-    /// `instant` on the control thread's clock, as a time from `now`.
-    private func deadline(_ instant: ContinuousClock.Instant?, from now: ContinuousClock.Instant) -> ControlTime? {
-        guard let instant else { return nil }
-        let left = max(.zero, instant - now).components
-        return MonotonicClock().now() + left.seconds * 1_000_000 + left.attoseconds / 1_000_000_000_000
-    }
 
     /// Opens the client, registers the ports, activates, connects. False when no
     /// server answered (said once; `service` retries every second).
@@ -290,7 +261,7 @@ public final class JackMetronome {
         let wasLost = lostAt
         lostAt = nil
         saidWaiting = false
-        restoreConnections(newClient)
+        connectionKeeper.restore(newClient, clientName: clientName, log: log)
         // Start once connected, so the listener and the slaves get the first beat and its Start.
         if !everConnected && !options.startStopped { control.pointee.commands.push(.start) }
         openGate(newClient)
@@ -341,7 +312,7 @@ public final class JackMetronome {
         bufferSize = client.bufferSize
         if firstTime {
             ProcessCycle.dryRun(context, frames: client.bufferSize)
-            lockMemory()
+            if options.lockMemory { MemoryLock.lockAfterStartUp(log: log) }
         }
         if options.lockMemory { MemoryLock.populateFileMappings() }
         context.pointee.gate.close()
@@ -382,7 +353,7 @@ public final class JackMetronome {
             log("\(error)")
             return
         }
-        restoreConnections(client)
+        connectionKeeper.restore(client, clientName: clientName, log: log)
         openGate(client)
     }
 
@@ -396,7 +367,7 @@ public final class JackMetronome {
         guard let client, let context else { return }
         isConnected = false
         snapshotDue = nil
-        pending = []
+        connectionKeeper.forgetPending()
         // libjack no longer runs the callback; the context is ours again.
         context.pointee.client = nil
         context.pointee.ports = nil
@@ -413,146 +384,14 @@ public final class JackMetronome {
         log("JACK server gone: keeping \(playingTempo) BPM and every setting; retrying every second (Ctrl-C to quit)")
     }
 
-    /// On a signal: MIDI Stop out (with Song Position off, so Stop is the last
-    /// byte a slave sees, and the clock stopped), one more cycle to deliver it,
-    /// then deactivate and close. `signal`, when given, is said first.
-    public func shutdown(signal: Int32? = nil) {
-        if let signal { log("\(signal == SIGINT ? "SIGINT" : "SIGTERM") received: stopping") }
-        if isConnected, let client {
-            let cycles = shared.pointee.cycles.load(ordering: .relaxed)
-            shared.pointee.quitting.store(true, ordering: .releasing)
-            control.pointee.commands.push(.setSongPositionEnabled(false))
-            control.pointee.commands.push(.setClockWhileStopped(false))
-            control.pointee.commands.push(.stop)
-            // The cycle running now may have read the commands before they were
-            // pushed; the next one applies them, the one after has delivered them.
-            let deadline = ContinuousClock.now + .seconds(1)
-            while shared.pointee.cycles.load(ordering: .relaxed) < cycles + 3 && ContinuousClock.now < deadline
-                    && !notices.pointee.serverGone.load(ordering: .relaxed) {
-                usleep(1000)
-            }
-            transportLink.release(client.handle)
-            client.deactivate()
-            client.close()
-            self.client = nil
-            isConnected = false
-        }
-        let xruns = notices.pointee.xruns.load(ordering: .relaxed)
-        let received = shared.pointee.controlInputReceived.load(ordering: .relaxed)
-        let dropped = shared.pointee.controlInput.dropped.load(ordering: .relaxed)
-        log("stopped after \(shared.pointee.cycles.load(ordering: .relaxed)) cycles, \(xruns) xruns; control input: \(received) events, \(dropped) dropped")
-        // What following a timebase master's BBT took as stale (docs/DESIGN.md §13.6),
-        // read once the process callback no longer runs (the client is closed).
-        if !isConnected, let follower = context?.pointee.follower,
-           follower.staleReadings + follower.linesMoved + follower.readingsHeldOff > 0 {
-            log("transport follow: \(follower.staleReadings) BBT readings taken as whole periods old, "
-                + "\(follower.linesMoved) lines moved ahead, \(follower.readingsHeldOff) readings held off")
-        }
-    }
-
     // MARK: - Connections
-
-    private func restoreConnections(_ client: JackClient) {
-        pending = connections
-        pendingUntil = .now + .seconds(10)
-        connectPending(client)
-        if !pending.isEmpty {
-            log("waiting up to 10 s for \(Set(pending.map(\.other)).sorted().joined(separator: ", ")) (not there, or not active yet)")
-        }
-    }
-
-    /// Makes the connections it can; the rest wait until the deadline: the other
-    /// end may not exist yet (another client coming back after us), or exist but
-    /// refuse connections until its client is activated (jack_connect fails then).
-    private func connectPending(_ client: JackClient) {
-        guard !pending.isEmpty else { return }
-        var refusals: [JackConnection: JackError] = [:]
-        pending = pending.filter { connection in
-            guard client.portExists(connection.other) else { return true }
-            let (source, destination) = connection.endpoints(client: clientName)
-            do throws(JackError) { try client.connect(source, destination) } catch { refusals[connection] = error; return true }
-            return false
-        }
-        if !pending.isEmpty && ContinuousClock.now >= pendingUntil {
-            for connection in pending {
-                let (source, destination) = connection.endpoints(client: clientName)
-                log("gave up connecting \(source) to \(destination): \(refusals[connection].map { "\($0)" } ?? "no such port")")
-            }
-            pending = []
-        }
-    }
 
     private func rememberConnections(_ client: JackClient) {
         guard let ports = context?.pointee.ports else { return }
-        let handles: [(TactusPort, OpaquePointer)] = [(.click, ports.click), (.feedback, ports.feedback), (.clock, ports.clock), (.control, ports.control)]
-        connections = handles.flatMap { port, handle in client.connections(of: handle).map { JackConnection(port: port, other: $0) } }
-            + pending
-    }
-
-    // MARK: - Reports
-
-    /// The playback latency of what `click` and `clock` feed, so the musician can
-    /// align the clock with `--clock-offset` (JACK: `jack_port_get_latency_range`).
-    private func reportLatency(_ client: JackClient) {
-        guard let ports = context?.pointee.ports else { return }
-        updateClickLatency(client)
-        for (port, handle) in [(TactusPort.click, ports.click), (.clock, ports.clock)] {
-            let others = client.connections(of: handle)
-            guard !others.isEmpty else {
-                if port == .click { log("\(clientName):click is not connected (give ports as arguments, or connect it with jack_connect)") }
-                continue
-            }
-            let rate = Double(client.sampleRate)
-            let parts = others.map { other -> String in
-                guard let range = client.playbackLatency(ofPortNamed: other) else { return "\(other) ?" }
-                let ms = (Double(range.upperBound) / rate * 10_000).rounded() / 10
-                let frames = range.lowerBound == range.upperBound ? "\(range.lowerBound)" : "\(range.lowerBound)–\(range.upperBound)"
-                return "\(other) \(frames) frames (\(ms) ms)"
-            }
-            log("playback latency after \(port.rawValue): \(parts.joined(separator: ", "))")
-        }
-    }
-
-    /// The `click` port's playback latency after a graph change (Link reads its beat there).
-    private func updateClickLatency(_ client: JackClient) {
-        guard let ours = client.playbackLatency(ofPortNamed: "\(clientName):\(TactusPort.click.rawValue)") else { return }
-        shared.pointee.clickLatency.store(ours.upperBound, ordering: .relaxed)
-    }
-
-    /// Says once a second at most that input was dropped; returns when a report held back is due.
-    private func reportInputOverflow(now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
-        let dropped = shared.pointee.controlInput.dropped.load(ordering: .relaxed)
-        guard dropped != reportedDrops else { return nil }
-        guard now >= lastDropReport + .seconds(1) else { return lastDropReport + .seconds(1) }
-        log("control input: \(dropped - reportedDrops) MIDI events dropped (the control thread fell \(shared.pointee.controlInput.capacity) events behind)")
-        reportedDrops = dropped
-        lastDropReport = now
-        return nil
+        connectionKeeper.remember(client, ports: ports)
     }
 
     private func freeRetiredSounds() {
         while let set = control.pointee.retiredSounds.pop() { set.deallocate() }
     }
-
-    private var triedMemoryLock = false
-
-    /// `mlockall` so no page of the engine is paged out under the RT thread
-    /// (jack_midi_clock does the same before activating), on fault
-    /// (`MemoryLock`). Warns once when the memlock limit forbids it, and carries on.
-    private func lockMemory() {
-        guard options.lockMemory, !triedMemoryLock else { return }
-        triedMemoryLock = true
-        // Give back the heap that start-up used and freed (preset files, option
-        // parsing) first: once locked, every page of it would stay resident.
-        _ = tactus_malloc_trim()
-        if let error = MemoryLock.lockOnFault() {
-            log("cannot lock memory (mlockall: \(String(cString: strerror(error)))): carrying on, but a page fault can cause an xrun; raise `ulimit -l` (the audio group's memlock limit)")
-        }
-    }
-}
-
-/// JACK's own error messages, prefixed so the user knows who speaks.
-func tactusJackError(_ message: UnsafePointer<CChar>?) {
-    guard let message else { return }
-    StandardError.line("tactus: JACK: \(String(cString: message))")
 }

@@ -23,7 +23,8 @@ public struct JackShared: ~Copyable, @unchecked Sendable {
     public let period = Atomic<Int>(0)
     /// Control input messages received (pushed or dropped).
     public let controlInputReceived = Atomic<Int>(0)
-    /// Cycles that posted the control thread's wake-up: those that received control input.
+    /// Cycles that posted the control thread's wake-up (once a cycle at most: control
+    /// input received, a cycle event pushed, or quitting).
     public let wakeupsPosted = Atomic<Int>(0)
     /// The `click` port's JACK playback latency (frames, the range's maximum):
     /// how much later than its cycle a block is heard (Link's beat is read there).

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CJackShims
 import TactusCore
 
 /// How the JACK client keeps the process callback's memory resident without
@@ -18,6 +19,18 @@ import TactusCore
 /// read-only or shared (code, JACK's shared memory) are populated here, as
 /// `MCL_CURRENT` did: they cost no anonymous memory.
 enum MemoryLock {
+    /// `mlockall` once start-up is over, so no page of the engine is paged out
+    /// under the real-time thread, on fault (`lockOnFault`). Says so when the
+    /// memlock limit forbids it, and carries on.
+    static func lockAfterStartUp(log: (String) -> Void) {
+        // Give back the heap that start-up used and freed (preset files, option
+        // parsing) first: once locked, every page of it would stay resident.
+        _ = tactus_malloc_trim()
+        if let error = lockOnFault() {
+            log("cannot lock memory (mlockall: \(String(cString: strerror(error)))): carrying on, but a page fault can cause an xrun; raise `ulimit -l` (the audio group's memlock limit)")
+        }
+    }
+
     /// Locks on fault; the errno when not permitted.
     static func lockOnFault() -> Int32? {
         mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT) == 0 ? nil : errno

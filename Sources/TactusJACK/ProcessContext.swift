@@ -43,6 +43,9 @@ struct ProcessContext: ~Copyable {
     /// The control thread's `ControlWakeup`, posted in a cycle that received
     /// control input (nil: nobody to wake).
     let wakeup: UnsafeMutablePointer<sem_t>?
+    /// Set in a cycle that has news for the control thread: `wakeup` is posted
+    /// once, at the cycle's end.
+    var wakeControlThread = false
     /// `--transport` (docs/DESIGN.md §13): the cycle reads the mode from
     /// `JackShared.transportMode` (`TransportCycleMode`: a preset may change it
     /// while running); the transport as the last cycle saw it, the timebase
@@ -130,10 +133,8 @@ enum ProcessCycle {
             ? Double(times.nextMicroseconds - times.microseconds) / Double(frames)
             : 1_000_000 / Double(sampleRate)
         if let input = host.buffer(.control, frames),
-           receiveControlInput(context, buffer: input, host: &host, cycleMicroseconds: times.microseconds, microsecondsPerFrame: microsecondsPerFrame) > 0,
-           let wakeup = context.pointee.wakeup {
-            post(wakeup)
-            shared.pointee.wakeupsPosted.add(1, ordering: .relaxed)
+           receiveControlInput(context, buffer: input, host: &host, cycleMicroseconds: times.microseconds, microsecondsPerFrame: microsecondsPerFrame) > 0 {
+            context.pointee.wakeControlThread = true
         }
         let click = host.buffer(.click, frames)?.assumingMemoryBound(to: Float.self)
         let feedback = host.buffer(.feedback, frames)?.assumingMemoryBound(to: Float.self)
@@ -176,7 +177,7 @@ enum ProcessCycle {
                 } else {
                     shared.pointee.cycleEvents.push(.songStopped)
                 }
-                if let wakeup = context.pointee.wakeup { post(wakeup) }
+                context.pointee.wakeControlThread = true
             }
             if let clockBuffer {
                 sendClock(context, into: clockBuffer, host: &host, blockStart: start, frames: frames)
@@ -185,6 +186,14 @@ enum ProcessCycle {
         }
         shared.pointee.period.store(Int(frames), ordering: .relaxed)
         shared.pointee.cycles.add(1, ordering: .relaxed)
+        // Once a cycle at most, at its end, whatever asked for it: control input
+        // received, cycle events pushed, or quitting (the control thread waits
+        // for the cycles that deliver the Stop).
+        if context.pointee.wakeControlThread || shared.pointee.quitting.load(ordering: .relaxed), let wakeup = context.pointee.wakeup {
+            post(wakeup)
+            shared.pointee.wakeupsPosted.add(1, ordering: .relaxed)
+        }
+        context.pointee.wakeControlThread = false
     }
 
     /// Wakes the control thread (`ControlWakeup`): the one call out of the cycle

@@ -58,7 +58,7 @@ extension ProcessCycle {
             var taken = false
             if case .located? = reading.move { taken = true }
             if seen.located && !taken && !echo { shared.pointee.cycleEvents.push(.transportLocated(frame: position.frame)) }
-            if mode.reads, let wakeup = context.pointee.wakeup { post(wakeup) }
+            if mode.reads { context.pointee.wakeControlThread = true }
         }
         // Not following: a follow a preset switches to later starts its phase afresh.
         guard mode.follows else { context.pointee.follower.reset(); return reading }

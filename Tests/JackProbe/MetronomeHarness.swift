@@ -44,6 +44,7 @@ enum MetronomeHarness {
         let control = UnsafeMutablePointer<EngineControl>.allocate(capacity: 1)
         control.initialize(to: EngineControl())
         let metronome: JackMetronome
+        ProcessPolicy.apply()
         do { metronome = try JackMetronome(options: options, control: control) } catch { fail("\(error)") }
 
         let started = ProbeClient.monotonicMicroseconds()

@@ -418,9 +418,16 @@ extension JACKServerTests {
             #expect(checked >= 40, "clicks checked \(checked)")
             // The locate: Stop, Song Position 176 (0xF2 0x30 0x01), Continue on bar 13's first beat.
             let transportEvents = r.midi().filter { $0.bytes != [0xF8] }
-            #expect(Array(transportEvents.prefix(4).map(\.bytes)) == [[0xFA], [0xFC], [0xF2, 0x30, 0x01], [0xFB]], "\(transportEvents.map(\.bytes))")
+            // The Start may fall in a cycle the recorder itself missed (a hole
+            // before the first event it saw): then the rest is judged.
+            var bytes = transportEvents.map(\.bytes)
+            if let first = transportEvents.first, first.bytes != [0xFA], r.holes.contains(where: { $0.lowerBound < first.frame }) {
+                print("transport follow: the Start fell in a cycle the recorder missed (\(r.holes.filter { $0.lowerBound < first.frame }))")
+                bytes.insert([0xFA], at: 0)
+            }
+            #expect(Array(bytes.prefix(4)) == [[0xFA], [0xFC], [0xF2, 0x30, 0x01], [0xFB]], "\(bytes)")
             // The master's stop at its end: Stop and Song Position, nothing else.
-            #expect(transportEvents.count == 6 && transportEvents[4].bytes == [0xFC] && transportEvents[5].bytes.first == 0xF2, "\(transportEvents.map(\.bytes))")
+            #expect(bytes.count == 6 && bytes[4] == [0xFC] && bytes[5].first == 0xF2, "\(bytes)")
             if let cont = transportEvents.first(where: { $0.bytes == [0xFB] && $0.frame >= stop.frame }), let t = transportFrame(cont.frame) {
                 // Placed from the first cycle after the locate, which bounds the phase to one tick (11.3 frames at 133).
                 print("transport follow: Continue at transport frame \(t), bar 13 at 990315.8")

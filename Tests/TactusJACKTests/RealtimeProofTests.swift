@@ -61,7 +61,7 @@ extension JACKServerTests {
             let changes = log.split(separator: "\n").first { $0.hasPrefix("tempo-changes") }.flatMap { Int($0.split(separator: " ")[1]) } ?? 0
             #expect(changes >= 130, "\(log)")
             let posted = Self.figure("wakeups-posted", in: log)
-            print("real-time proof: \(r.cycles) cycles, sem_post \(r.counts["sem_post"] ?? 0), cycles with control input \(posted ?? -1)")
+            print("real-time proof: \(r.cycles) cycles, sem_post \(r.counts["sem_post"] ?? 0), cycles that woke the control thread \(posted ?? -1)")
             #expect((r.counts["sem_post"] ?? 0) == posted)
             #expect((posted ?? 0) > 0 && (posted ?? 0) <= r.cycles)
         }
