@@ -1,4 +1,5 @@
 import CJack
+import TactusLink
 
 /// The ports of Tactus's JACK client, as the process cycle asks a `CycleHost`
 /// for their buffers.
@@ -7,11 +8,13 @@ enum CyclePort: BitwiseCopyable {
 }
 
 /// Everything the process cycle asks of the JACK server, and only that: the
-/// cycle's times, the port buffers, the transport, the MIDI buffers. The
-/// cycle (`ProcessCycle.run`) is generic over it, so the same code runs on a
-/// server (`JackHost`, libjack's calls) and in the deterministic tests
-/// (a simulated process loop with a virtual frame clock and a scripted
-/// transport), which then prove the logic of the real cycle, not of a copy.
+/// cycle's times, the port buffers, the transport, the MIDI buffers; and of
+/// the Link session beside it, its audio-thread API. The cycle
+/// (`ProcessCycle.run`) is generic over it, so the same code runs on a
+/// server (`JackHost`, libjack's calls and Link's) and in the deterministic
+/// tests (a simulated process loop with a virtual frame clock, a scripted
+/// transport and a scripted Link session), which then prove the logic of the
+/// real cycle, not of a copy.
 ///
 /// A generic parameter, never an existential: the callback's call is
 /// specialized for `JackHost` and dispatched statically, so it stays as cheap
@@ -19,6 +22,11 @@ enum CyclePort: BitwiseCopyable {
 /// (`@_noLocks @_noAllocation`, docs/DESIGN.md §2.2) sees through it into each
 /// conformance's bodies.
 protocol CycleHost {
+    /// The Link session (`--link`; nil without it), read and changed once a
+    /// cycle through `LinkTimeline` (docs/DESIGN.md §11.4).
+    associatedtype Link: LinkAudioSession
+    var link: Link? { get }
+
     /// This cycle's first frame (JACK's 32-bit frame time, `jack_last_frame_time`),
     /// its time and the next cycle's time in µs on CLOCK_MONOTONIC
     /// (`jack_get_cycle_times`, moved by `offset`, `RealtimeJack.cycleTimes`).

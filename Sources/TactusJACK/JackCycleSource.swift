@@ -12,8 +12,14 @@ import Glibc
 /// player's Start and Stop handed to the control thread for
 /// `jack_transport_start`/`_stop` and the engine's own tempi refused (§13.4);
 /// otherwise none (the engine's own anchor).
-struct JackCycleSource: CycleSource {
+///
+/// Generic over the Link session (`CycleHost.link`), as the cycle is over its
+/// host: checked by the compiler as specialized from the callback
+/// (`ProcessCycle.run(_:frames:)`), for `LinkAudio`.
+struct JackCycleSource<Session: LinkAudioSession>: CycleSource {
     let context: UnsafeMutablePointer<ProcessContext>
+    /// The Link session of this cycle's host (nil without `--link`).
+    let session: Session?
     let owner: SourceOwnership
     /// The transport's position (follow mode), read before the cycle.
     let transport: TimelinePosition?
@@ -23,14 +29,11 @@ struct JackCycleSource: CycleSource {
     let host: Double
     let microsecondsPerFrame: Double
 
-    #if REALTIME_CHECKS
-    @_noLocks @_noAllocation
-    #endif
     mutating func position(answering requests: TimeSourceRequests, pulsesPerBeat: Int64) -> TimelinePosition? {
         guard owner.transport else { return transport }
         let shared = context.pointee.shared
-        if let before = context.pointee.link?.peerTempoChanges {
-            let position = context.pointee.link?.position(frame: start, frames: frames, hostMicroseconds: host,
+        if let session, let before = context.pointee.link?.peerTempoChanges {
+            let position = context.pointee.link?.position(of: session, frame: start, frames: frames, hostMicroseconds: host,
                                                           microsecondsPerFrame: microsecondsPerFrame,
                                                           latencyFrames: shared.pointee.clickLatency.load(ordering: .relaxed),
                                                           pulsesPerBeat: pulsesPerBeat,

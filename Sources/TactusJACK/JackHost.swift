@@ -1,13 +1,16 @@
 import CJack
+import TactusLink
 
 /// The `CycleHost` of a JACK server: the client's handle and its ports, each
 /// call one libjack call through `RealtimeJack` (exempted from the compiler's
 /// real-time check one call at a time there, and counted by the interposer
-/// test, docs/DESIGN.md §2.2). Made on the callback's stack each cycle from
-/// the context's handles: two words and four port handles, nothing retained.
+/// test, docs/DESIGN.md §2.2), and Link's own session (`LinkAudio`, its
+/// audio-thread API). Made on the callback's stack each cycle from the
+/// context's handles: plain pointers, nothing retained.
 struct JackHost: CycleHost, BitwiseCopyable {
     let client: OpaquePointer
     let ports: JackPorts
+    let link: LinkAudio?
 
     @inline(__always) @_noLocks @_noAllocation
     mutating func cycleTimes(frames: jack_nframes_t, sampleRate: Int,

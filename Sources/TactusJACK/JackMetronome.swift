@@ -287,8 +287,9 @@ public final class JackMetronome {
             c.initialize(to: try ProcessContext(options: options, sampleRate: rate, control: control, shared: shared,
                                                 wakeup: wakeup.semaphore))
             if let link, let settings = options.link {
-                c.pointee.link = LinkTimeline(link: link.audio, quantum: linkQuantum, sharesStartStop: settings.sharesStartStop,
+                c.pointee.link = LinkTimeline(quantum: linkQuantum, sharesStartStop: settings.sharesStartStop,
                                               tempo: options.engine.tempo.value)
+                c.pointee.linkSession = link.audio
             }
             context = c
         }

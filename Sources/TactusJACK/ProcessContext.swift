@@ -36,8 +36,10 @@ struct ProcessContext: ~Copyable {
     var parser = MIDIParser()
     /// Where the last rendered block ended, so a new server continues from there.
     var endFrame: Int64 = 0
-    /// Ableton Link as the time source (`--link`), nil without it.
+    /// Ableton Link as the time source (`--link`), nil without it, and the
+    /// session's audio-thread API, which the callback's `JackHost` hands the cycle.
     var link: LinkTimeline?
+    var linkSession: LinkAudio?
     /// Whether this client's cycles sound yet (`SoundingGate`).
     let gate = SoundingGate()
     /// The control thread's `ControlWakeup`, posted in a cycle that received
@@ -115,7 +117,7 @@ enum ProcessCycle {
     #endif
     static func run(_ context: UnsafeMutablePointer<ProcessContext>, frames: jack_nframes_t) {
         guard let client = context.pointee.client, let ports = context.pointee.ports else { return }
-        var host = JackHost(client: client, ports: ports)
+        var host = JackHost(client: client, ports: ports, link: context.pointee.linkSession)
         run(context, frames: frames, host: &host)
     }
 
@@ -160,7 +162,7 @@ enum ProcessCycle {
                                                                            jackFrame: UInt32(truncatingIfNeeded: times.frame))
             let status = context.pointee.control
             let wasRunning = status.pointee.status.running.load(ordering: .relaxed)
-            var source = JackCycleSource(context: context, owner: owner, transport: reading.position, start: start,
+            var source = JackCycleSource(context: context, session: host.link, owner: owner, transport: reading.position, start: start,
                                          frames: Int(frames), host: hostMicroseconds, microsecondsPerFrame: microsecondsPerFrame)
             let input = CycleInput(start: start, frames: Int(frames), owner: owner, transport: reading.move)
             context.pointee.engine.cycle(input, source: &source, control: status.pointee, click: click, feedback: feedback,
@@ -259,7 +261,7 @@ enum ProcessCycle {
     /// cycle then continues where this one ended.
     static func dryRun(_ context: UnsafeMutablePointer<ProcessContext>, frames: Int) {
         guard let client = context.pointee.client, let ports = context.pointee.ports else { return }
-        var host = JackHost(client: client, ports: ports)
+        var host = JackHost(client: client, ports: ports, link: context.pointee.linkSession)
         dryRun(context, frames: frames, host: &host)
     }
 

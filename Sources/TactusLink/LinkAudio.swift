@@ -8,7 +8,9 @@ import CLink
 /// which never blocks), so a cycle commits only when it changed something.
 ///
 /// A plain pointer: copying it retains nothing. Valid while its session lives.
-public struct LinkAudio: BitwiseCopyable, @unchecked Sendable {
+/// The production `LinkAudioSession`: the deterministic tests drive the same
+/// `LinkTimeline` on a scripted session instead.
+public struct LinkAudio: LinkAudioSession, BitwiseCopyable, @unchecked Sendable {
     let handle: OpaquePointer
 
     /// Captures the session state for this cycle.
@@ -17,16 +19,19 @@ public struct LinkAudio: BitwiseCopyable, @unchecked Sendable {
         LinkAudioState(state: _unsafePerformance { tactus_link_capture_audio(handle) })
     }
 
-    /// Commits what this cycle changed in the captured state.
+    /// Commits what this cycle changed in the captured state (`state` is a
+    /// pointer to it, inside the session: the one `capture` returned).
     @inline(__always) @_noLocks @_noAllocation
-    public func commit() {
+    public func commit(_ state: LinkAudioState) {
         _unsafePerformance { tactus_link_commit_audio(handle) }
     }
 }
 
 /// The session state one cycle captured (it lives inside the session; the next
 /// capture overwrites it). Times are Link's clock in µs, beats Link's beats.
-public struct LinkAudioState: BitwiseCopyable {
+/// A pointer: its setters change the state inside the session, so they need
+/// not be `mutating` (`LinkSessionState` allows a value that must).
+public struct LinkAudioState: LinkSessionState, BitwiseCopyable {
     let state: OpaquePointer
 
     public var tempo: Double {

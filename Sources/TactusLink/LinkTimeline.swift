@@ -20,9 +20,10 @@ import TactusCore
 ///   ends the song on the next bar line after it, a start begins on a bar line.
 ///
 /// A plain value for the process callback: no allocation, no lock; the only
-/// calls out are Link's audio-thread API (`LinkAudio`).
+/// calls out are Link's audio-thread API, through the `LinkAudioSession` it is
+/// given each cycle (`LinkAudio` on a server, a scripted session in the
+/// deterministic tests).
 public struct LinkTimeline: BitwiseCopyable {
-    public let link: LinkAudio
     /// Link's quantum in beats (`--link-quantum`, default the beats of a bar).
     public let quantum: Double
     /// `--link-start-stop`.
@@ -55,15 +56,14 @@ public struct LinkTimeline: BitwiseCopyable {
     /// `tempo`: the one this peer joined with (`LinkSession(tempo:)`), so that a
     /// session found at another tempo is counted as a peer's change from the
     /// first cycle, and said (0: none, the first capture is taken as it is).
-    public init(link: LinkAudio, quantum: Double, sharesStartStop: Bool, tempo: Double = 0) {
-        self.link = link
+    public init(quantum: Double, sharesStartStop: Bool, tempo: Double = 0) {
         self.quantum = quantum
         self.sharesStartStop = sharesStartStop
         self.tempo = tempo
     }
 
-    /// One cycle: the block of `frames` from engine frame `frame`, whose first
-    /// frame JACK timed at `hostMicroseconds` (Link's clock) with
+    /// One cycle on `session`: the block of `frames` from engine frame `frame`,
+    /// whose first frame JACK timed at `hostMicroseconds` (Link's clock) with
     /// `microsecondsPerFrame`, heard `latencyFrames` later; `requests` what the
     /// player asked since the last cycle; `pulsesPerBeat` the meter's beat;
     /// `alone`: no other peer in the session (the control thread counts them).
@@ -73,9 +73,39 @@ public struct LinkTimeline: BitwiseCopyable {
     /// peers needs no commit: Link's quantized launch would only move this
     /// peer's own beat count to the next bar line, which `nextBarLine` does.
     /// (Link's commit wakes its thread with `pthread_cond_signal`.)
-    @_noLocks @_noAllocation
-    public mutating func position(frame: Int64, frames: Int, hostMicroseconds: Double, microsecondsPerFrame: Double,
-                                  latencyFrames: Int, pulsesPerBeat: Int64, alone: Bool, requests: TimeSourceRequests) -> TimelinePosition {
+    ///
+    /// Only Link's calls are here, generic over the session; the rules are in
+    /// the functions it calls, which carry the real-time check themselves.
+    /// Inlinable, so the JACK callback's call is specialized for `LinkAudio` in
+    /// its module, where the check follows it (a generic body is checked
+    /// there, as specialized, docs/DESIGN.md §2.2).
+    @inlinable
+    public mutating func position<Session: LinkAudioSession>(
+        of session: Session, frame: Int64, frames: Int, hostMicroseconds: Double, microsecondsPerFrame: Double,
+        latencyFrames: Int, pulsesPerBeat: Int64, alone: Bool, requests: TimeSourceRequests
+    ) -> TimelinePosition {
+        let heard = heardTimes(frame: frame, frames: frames, hostMicroseconds: hostMicroseconds,
+                               microsecondsPerFrame: microsecondsPerFrame, latencyFrames: latencyFrames)
+        var state = session.capture()
+        let asked = changes(answering: requests, capturedTempo: state.tempo, start: heard.start, alone: alone)
+        if let bpm = asked.tempo { state.setTempo(bpm, at: heard.start) }
+        if let playing = asked.playing {
+            if playing { state.setPlaying(true, at: asked.playingAt, requestingBeat: 0, quantum: quantum) }
+            else { state.setPlaying(false, at: asked.playingAt) }
+        }
+        if asked.beatZeroNow { state.requestBeat(0, at: heard.start, quantum: quantum) }
+        if asked.commits { session.commit(state) }
+        let reading = LinkReading(first: state.beat(at: heard.start, quantum: quantum), last: state.beat(at: heard.end, quantum: quantum),
+                                  tempo: state.tempo, phase: state.phase(at: heard.start, quantum: quantum), isPlaying: state.isPlaying,
+                                  startStopBeat: sharesStartStop ? state.beat(at: state.timeForIsPlaying, quantum: quantum) : 0)
+        return advance(reading, frames: frames, pulsesPerBeat: pulsesPerBeat)
+    }
+
+    /// The block's first frame and one past its last, in Link's µs where they
+    /// are heard: `latencyFrames` after JACK's frames, on the filter's line.
+    @usableFromInline @_noLocks @_noAllocation
+    mutating func heardTimes(frame: Int64, frames: Int, hostMicroseconds: Double, microsecondsPerFrame: Double,
+                             latencyFrames: Int) -> (start: Int64, end: Int64) {
         // A cycle far off the filter's line is a new line, not jitter: the first
         // sounding cycle after the dry run and the gate (the frame continues where
         // the dry run ended, the time does not), a server back after a loss. The
@@ -91,16 +121,19 @@ public struct LinkTimeline: BitwiseCopyable {
         let start = Int64((_unsafePerformance { filter.microseconds(atFrame: heard) } ?? hostMicroseconds) + 0.5)
         let end = Int64((_unsafePerformance { filter.microseconds(atFrame: heard + Int64(frames)) }
             ?? hostMicroseconds + Double(frames) * microsecondsPerFrame) + 0.5)
-        let state = link.capture()
-        let captured = state.tempo
+        return (start, end)
+    }
+
+    /// What this cycle changes in the session, from the player's `requests`
+    /// and the tempo the session was captured at (`capturedTempo`, a peer's
+    /// change counted here); the block is heard from `start` (µs).
+    @usableFromInline @_noLocks @_noAllocation
+    mutating func changes(answering requests: TimeSourceRequests, capturedTempo: Double, start: Int64, alone: Bool) -> LinkSessionChanges {
         // Link sends a tempo as whole µs a beat: a change below the engine's
         // 0.01 BPM is that rounding coming back, not a peer's change.
-        if tempo != 0 && abs(captured - tempo) >= 0.005 { peerTempoChanges += 1 }
-        var changed = false
-        if let bpm = requests.tempo {
-            state.setTempo(_unsafePerformance { bpm.value }, at: start)
-            changed = true
-        }
+        if tempo != 0 && abs(capturedTempo - tempo) >= 0.005 { peerTempoChanges += 1 }
+        var asked = LinkSessionChanges()
+        if let bpm = requests.tempo { asked.tempo = _unsafePerformance { bpm.value } }
         if let wanted = requests.running {
             if sharesStartStop {
                 // With peers, the start or stop is the session's from a time the
@@ -109,30 +142,30 @@ public struct LinkTimeline: BitwiseCopyable {
                 // before it hears of it, and that peer would start or stop a bar
                 // after this one. So the bar line chosen is the first one
                 // `sharedLead` after the request.
-                let at = alone ? start : start + Self.sharedLead
-                if wanted { state.setPlaying(true, at: at, requestingBeat: 0, quantum: quantum) } else { state.setPlaying(false, at: at) }
-                changed = true
+                asked.playing = wanted
+                asked.playingAt = alone ? start : start + Self.sharedLead
             } else if wanted != running {
                 running = wanted
-                if wanted && alone {
-                    state.requestBeat(0, at: start, quantum: quantum)
-                    changed = true
-                }
+                asked.beatZeroNow = wanted && alone
                 startBeat = nil
                 stopBeat = nil
             }
         }
-        if changed {
-            link.commit()
-            commits += 1
-        }
-        let first = state.beat(at: start, quantum: quantum)
-        let last = state.beat(at: end, quantum: quantum)
-        tempo = state.tempo
-        phase = state.phase(at: start, quantum: quantum)
+        if asked.commits { commits += 1 }
+        return asked
+    }
+
+    /// The block's position from what the session says where it is heard:
+    /// the shared transport followed, song position 0 chosen on a bar line,
+    /// a stop's bar line passed.
+    @usableFromInline @_noLocks @_noAllocation
+    mutating func advance(_ reading: LinkReading, frames: Int, pulsesPerBeat: Int64) -> TimelinePosition {
+        let first = reading.first, last = reading.last
+        tempo = reading.tempo
+        phase = reading.phase
         // Half a frame in beats: a bar line computed a hair after the block's first frame is that frame.
         let halfFrame = (last - first) / Double(2 * max(frames, 1))
-        if sharesStartStop { followSharedTransport(state, first: first, halfFrame: halfFrame) }
+        if sharesStartStop { followSharedTransport(reading, halfFrame: halfFrame) }
         if running && startBeat == nil { startBeat = nextBarLine(atOrAfter: first - halfFrame) }
         if let stop = stopBeat, last > stop {
             running = false
@@ -152,20 +185,19 @@ public struct LinkTimeline: BitwiseCopyable {
     /// The session's start/stop state, shared: a start plays from the next bar
     /// line, a stop ends the song on the next bar line after the stop's time.
     @_noLocks @_noAllocation
-    mutating func followSharedTransport(_ state: LinkAudioState, first: Double, halfFrame: Double) {
-        let playing = state.isPlaying
-        if playing && (!running || stopBeat != nil) {
+    mutating func followSharedTransport(_ reading: LinkReading, halfFrame: Double) {
+        let first = reading.first
+        if reading.isPlaying && (!running || stopBeat != nil) {
             if !running {
                 // The start's bar line, if it is not behind this block yet (a peer's
                 // start reaches this one a few ms after it was given); else the next.
-                let line = nextBarLine(atOrAfter: state.beat(at: state.timeForIsPlaying, quantum: quantum) - halfFrame)
+                let line = nextBarLine(atOrAfter: reading.startStopBeat - halfFrame)
                 startBeat = line >= first - halfFrame ? line : nil
             }
             running = true
             stopBeat = nil
-        } else if !playing && running && stopBeat == nil {
-            let stopTime = state.timeForIsPlaying
-            stopBeat = nextBarLine(atOrAfter: max(state.beat(at: stopTime, quantum: quantum), first) - halfFrame)
+        } else if !reading.isPlaying && running && stopBeat == nil {
+            stopBeat = nextBarLine(atOrAfter: max(reading.startStopBeat, first) - halfFrame)
         }
     }
 
@@ -179,5 +211,43 @@ public struct LinkTimeline: BitwiseCopyable {
         var whole = Double(Int64(bars))
         if whole < bars { whole += 1 }
         return whole * quantum
+    }
+}
+
+/// What one cycle changes in the session (`LinkTimeline.changes`): the
+/// player's tempo, a shared start or stop and its time, beat 0 now for a
+/// start alone in the session.
+@usableFromInline
+struct LinkSessionChanges: BitwiseCopyable {
+    @usableFromInline var tempo: Double?
+    @usableFromInline var playing: Bool?
+    @usableFromInline var playingAt: Int64 = 0
+    @usableFromInline var beatZeroNow = false
+    /// Something to commit.
+    @usableFromInline var commits: Bool { tempo != nil || playing != nil || beatZeroNow }
+
+    @usableFromInline init() {}
+}
+
+/// What the session says where one block is heard: the beats at its first
+/// frame and one past its last, the tempo and the phase at the first, and the
+/// shared start/stop state with the beat of its time (0 without sharing).
+@usableFromInline
+struct LinkReading: BitwiseCopyable {
+    @usableFromInline var first: Double
+    @usableFromInline var last: Double
+    @usableFromInline var tempo: Double
+    @usableFromInline var phase: Double
+    @usableFromInline var isPlaying: Bool
+    @usableFromInline var startStopBeat: Double
+
+    @usableFromInline
+    init(first: Double, last: Double, tempo: Double, phase: Double, isPlaying: Bool, startStopBeat: Double) {
+        self.first = first
+        self.last = last
+        self.tempo = tempo
+        self.phase = phase
+        self.isPlaying = isPlaying
+        self.startStopBeat = startStopBeat
     }
 }

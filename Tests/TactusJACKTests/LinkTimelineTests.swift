@@ -15,20 +15,21 @@ struct LinkTimelineTests {
     /// Runs blocks from `frame`, each with the host time on a straight line from `host`.
     struct Blocks {
         var timeline: LinkTimeline
+        let link: LinkAudio
         var frame: Int64 = 0
         let host: Double
         var latency = 0
 
         mutating func next(_ requests: TimeSourceRequests = TimeSourceRequests(), alone: Bool = true) -> TimelinePosition {
             defer { frame += 256 }
-            return timeline.position(frame: frame, frames: 256, hostMicroseconds: host + Double(frame) * LinkTimelineTests.microsecondsPerFrame,
+            return timeline.position(of: link, frame: frame, frames: 256, hostMicroseconds: host + Double(frame) * LinkTimelineTests.microsecondsPerFrame,
                                      microsecondsPerFrame: LinkTimelineTests.microsecondsPerFrame, latencyFrames: latency,
                                      pulsesPerBeat: 96, alone: alone, requests: requests)
         }
     }
 
     func blocks(_ session: LinkSession) -> Blocks {
-        Blocks(timeline: LinkTimeline(link: session.audio, quantum: 4, sharesStartStop: false), host: Double(session.clockMicroseconds))
+        Blocks(timeline: LinkTimeline(quantum: 4, sharesStartStop: false), link: session.audio, host: Double(session.clockMicroseconds))
     }
 
     @Test func aStartAloneRollsAtOnceFromSongPositionZero() throws {

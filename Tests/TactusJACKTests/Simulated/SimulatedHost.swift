@@ -3,16 +3,24 @@ import CJack
 
 /// The `CycleHost` of the simulated process loop: what libjack would answer
 /// in this cycle, from the loop's virtual frame clock and host time, its
-/// port buffers and its scripted transport. Test code: it allocates and
-/// holds a class reference, which only the callback's own host may not.
+/// port buffers, its scripted transport and its scripted Link session. Test
+/// code: it allocates and holds class references, which only the callback's
+/// own host may not.
 struct SimulatedHost: CycleHost {
     let loop: SimulatedProcessLoop
 
+    var link: ScriptedLinkSession? { loop.link }
+
+    /// The cycle's times, a late wake-up's `lateWakeUps` later (jack2 reports
+    /// the time it woke); Link's clock, which the cycle captures the session
+    /// at, reads that time too.
     mutating func cycleTimes(frames: jack_nframes_t, sampleRate: Int,
                              offset: inout RawClockOffset) -> (frame: jack_nframes_t, microseconds: Int64, nextMicroseconds: Int64) {
         offset.microseconds = 0
-        return (loop.jackFrame, loop.microseconds(atJackFrame: loop.jackFrame),
-                loop.microseconds(atJackFrame: loop.jackFrame &+ frames))
+        let late = loop.lateWakeUps[loop.jackFrame] ?? 0
+        let now = loop.microseconds(atJackFrame: loop.jackFrame) + late
+        loop.link?.now = now
+        return (loop.jackFrame, now, loop.microseconds(atJackFrame: loop.jackFrame &+ frames))
     }
 
     mutating func buffer(_ port: CyclePort, _ frames: jack_nframes_t) -> UnsafeMutableRawPointer? {

@@ -1,5 +1,6 @@
 import CJack
 import TactusCore
+import TactusLink
 @testable import TactusJACK
 
 /// JACK's process loop without a server, exact to the frame and the same
@@ -9,7 +10,10 @@ import TactusCore
 /// transport (`ScriptedTransport`). Each cycle calls the real
 /// `ProcessCycle.run` on a `ProcessContext` made as `JackMetronome` makes it
 /// (`ProcessContext(options:sampleRate:…)`, the dry cycle, the `.start` at
-/// connection unless `--start-stopped`), through `SimulatedHost`.
+/// connection unless `--start-stopped`), through `SimulatedHost`. With
+/// `--link`, a scripted Link session (`ScriptedLinkSession`) is the cycle's
+/// session, its peers counted for the cycle as the control thread counts
+/// them, and the `click` port's playback latency is `clickLatency`.
 ///
 /// Between cycles the control thread's round for JACK transport runs, the
 /// real one (`CycleEventReader.take`, `JackTransportLink.handle`, abstracted over `TransportRequests`
@@ -35,6 +39,12 @@ final class SimulatedProcessLoop {
     /// The host time of `timeOrigin.frame` (µs), moved at a rate change.
     private var timeOrigin: (frame: UInt32, microseconds: Int64)
     var transport: ScriptedTransport
+    /// The Link session (`--link`).
+    let link: ScriptedLinkSession?
+    /// The `click` port's JACK playback latency (frames), as the control thread reads it.
+    var clickLatency = 0 { didSet { shared.pointee.clickLatency.store(clickLatency, ordering: .relaxed) } }
+    /// Cycles (by JACK frame) whose wake-up jack2 timed late by so many µs.
+    var lateWakeUps: [UInt32: Int64] = [:]
     let click = UnsafeMutablePointer<Float>.allocate(capacity: 8192)
     let feedback = UnsafeMutablePointer<Float>.allocate(capacity: 8192)
     let clock = SimulatedMIDIBuffer()
@@ -67,7 +77,8 @@ final class SimulatedProcessLoop {
     }
 
     init(options base: JackRunOptions, mode: JackTransportMode = .off, rate: Int = 48000, period: Int = 256,
-         startFrame: UInt32 = 1_000_000, transport: ScriptedTransport = ScriptedTransport()) throws {
+         startFrame: UInt32 = 1_000_000, transport: ScriptedTransport = ScriptedTransport(),
+         link: ScriptedLinkSession? = nil, clickLatency: Int = 0) throws {
         var options = base
         options.sounds = { Self.impulses($0) }
         options.transport = mode
@@ -77,13 +88,22 @@ final class SimulatedProcessLoop {
         jackFrame = startFrame
         timeOrigin = (startFrame, 5_000_000_000)
         self.transport = transport
+        self.link = link
         engineControl = .allocate(capacity: 1)
         engineControl.initialize(to: EngineControl())
         shared = .allocate(capacity: 1)
         shared.initialize(to: JackShared(controlInputCapacity: 4096, clockStreamCapacity: nil))
         context = .allocate(capacity: 1)
         context.initialize(to: try ProcessContext(options: options, sampleRate: rate, control: engineControl, shared: shared, wakeup: nil))
-        transportLink = JackTransportLink(mode: mode, shared: shared, cycleTakesStarts: true) { _ in }
+        // JackMetronome with `--link`: the time source, the quantum a bar of the starting meter by default.
+        if let link, let settings = options.link {
+            context.pointee.link = LinkTimeline(quantum: Double(settings.quantum ?? options.engine.bar.meter.beatsPerBar),
+                                                sharesStartStop: settings.sharesStartStop, tempo: options.engine.tempo.value)
+            shared.pointee.linkPeers.store(link.peers, ordering: .relaxed)
+        }
+        self.clickLatency = clickLatency
+        shared.pointee.clickLatency.store(clickLatency, ordering: .relaxed)
+        transportLink = JackTransportLink(mode: mode, shared: shared, cycleTakesStarts: options.link == nil) { _ in }
         isTimebaseMaster = mode.wantsTimebase
         // JackMetronome.attach: the dry cycle before activation; connect: the start.
         var host = SimulatedHost(loop: self)
@@ -118,6 +138,7 @@ final class SimulatedProcessLoop {
     /// (the transport moves on) and the control thread's round.
     func cycle() {
         let frames = UInt32(period)
+        if let link { shared.pointee.linkPeers.store(link.peers, ordering: .relaxed) }
         let input = controlInput.filter { $0.jackFrame &- jackFrame < frames }.map { (offset: $0.jackFrame &- jackFrame, bytes: $0.bytes) }
         control.reset(frames: frames, input: input)
         clock.reset(frames: frames)
@@ -151,6 +172,13 @@ final class SimulatedProcessLoop {
     /// Cycles until the JACK frame reaches `frame` (wrap-safe distance).
     func run(untilJackFrame frame: UInt32) {
         while Int32(bitPattern: frame &- jackFrame) > 0 { cycle() }
+    }
+
+    /// jack2's timed driver re-anchoring its schedule after a stall: from now
+    /// on each cycle's time is `microseconds` later for the same frame (the
+    /// frames fell behind the host's clock by the stall).
+    func reanchor(lateBy microseconds: Int64) {
+        timeOrigin.microseconds += microseconds
     }
 
     /// Cycles this client missed (an xrun, a skipped cycle): the server's frame
