@@ -28,6 +28,8 @@ public protocol LinkSessionState {
     func beat(at microseconds: Int64, quantum: Double) -> Double
     /// The session's phase over `quantum` at `microseconds`, in [0, quantum) (`phaseAtTime`).
     func phase(at microseconds: Int64, quantum: Double) -> Double
+    /// When beat `beat` is, with the session's phase over `quantum` (`timeAtBeat`).
+    func time(atBeat beat: Double, quantum: Double) -> Int64
     /// Beat `beat` at `microseconds`: at once alone in the session, else at the
     /// next time with the same phase (Link's quantized launch, `requestBeatAtTime`).
     mutating func requestBeat(_ beat: Double, at microseconds: Int64, quantum: Double)

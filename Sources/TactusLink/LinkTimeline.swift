@@ -87,8 +87,10 @@ public struct LinkTimeline: BitwiseCopyable {
         let heard = heardTimes(frame: frame, frames: frames, hostMicroseconds: hostMicroseconds,
                                microsecondsPerFrame: microsecondsPerFrame, latencyFrames: latencyFrames)
         var state = session.capture()
-        let asked = changes(answering: requests, capturedTempo: state.tempo, start: heard.start, alone: alone)
-        if let bpm = asked.tempo { state.setTempo(bpm, at: heard.start) }
+        let asked = changes(answering: requests, capturedTempo: state.tempo, start: heard.start, alone: alone, pulsesPerBeat: pulsesPerBeat)
+        // The engine's own step pivots on its bar line's time (the beat there kept,
+        // Link's `setTempo`), which the engine reached a block or more early.
+        if let bpm = asked.tempo { state.setTempo(bpm, at: asked.tempoBeat.map { state.time(atBeat: $0, quantum: quantum) } ?? heard.start) }
         if let playing = asked.playing {
             if playing { state.setPlaying(true, at: asked.playingAt, requestingBeat: 0, quantum: quantum) }
             else { state.setPlaying(false, at: asked.playingAt) }
@@ -126,14 +128,21 @@ public struct LinkTimeline: BitwiseCopyable {
 
     /// What this cycle changes in the session, from the player's `requests`
     /// and the tempo the session was captured at (`capturedTempo`, a peer's
-    /// change counted here); the block is heard from `start` (µs).
+    /// change counted here); the block is heard from `start` (µs). An engine's
+    /// own tempo takes effect on the beat of its song pulse (`tempoBeat`).
     @usableFromInline @_noLocks @_noAllocation
-    mutating func changes(answering requests: TimeSourceRequests, capturedTempo: Double, start: Int64, alone: Bool) -> LinkSessionChanges {
+    mutating func changes(answering requests: TimeSourceRequests, capturedTempo: Double, start: Int64, alone: Bool,
+                          pulsesPerBeat: Int64) -> LinkSessionChanges {
         // Link sends a tempo as whole µs a beat: a change below the engine's
         // 0.01 BPM is that rounding coming back, not a peer's change.
         if tempo != 0 && abs(capturedTempo - tempo) >= 0.005 { peerTempoChanges += 1 }
         var asked = LinkSessionChanges()
-        if let bpm = requests.tempo { asked.tempo = _unsafePerformance { bpm.value } }
+        if let bpm = requests.tempo {
+            asked.tempo = _unsafePerformance { bpm.value }
+            if let pulse = requests.tempoSongPulse, let startBeat, running {
+                asked.tempoBeat = startBeat + Double(pulse) / Double(max(pulsesPerBeat, 1))
+            }
+        }
         if let wanted = requests.running {
             if sharesStartStop {
                 // With peers, the start or stop is the session's from a time the
@@ -223,6 +232,8 @@ struct LinkSessionChanges: BitwiseCopyable {
     @usableFromInline var playing: Bool?
     @usableFromInline var playingAt: Int64 = 0
     @usableFromInline var beatZeroNow = false
+    /// The beat an engine's own tempo pivots on (nil: where the block is heard).
+    @usableFromInline var tempoBeat: Double?
     /// Something to commit.
     @usableFromInline var commits: Bool { tempo != nil || playing != nil || beatZeroNow }
 

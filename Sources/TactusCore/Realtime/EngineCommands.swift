@@ -13,10 +13,10 @@ extension Engine {
         }
         if owner.tempo {
             switch command {
-            case .setTempo(let tempo): sourceRequests.tempo = tempo; return
+            case .setTempo(let tempo): sourceRequests.ask(tempo: tempo); return
             case .changeBar(let settings, let tempo?, let point, let sounds, let gains):
                 // The tempo goes to the source; the bar still lands on its bar line.
-                sourceRequests.tempo = tempo
+                sourceRequests.ask(tempo: tempo)
                 apply(.changeBar(settings, tempo: nil, at: point, sounds: sounds, gains: gains), blockStart: blockStart, control: control)
                 return
             default: break

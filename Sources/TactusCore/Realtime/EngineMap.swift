@@ -125,7 +125,7 @@ extension Engine {
         let ramp = RampMapping(originFrame: m.originFrame, startOffset: (m.passSeconds + segment.startSeconds) * Double(sampleRate),
                                pulse: start, pulses: segment.pulses, fromTempo: segment.fromTempo, toTempo: segment.toTempo,
                                sampleRate: sampleRate)
-        if tempoIsOwn(segment.beatTempo) {
+        if tempoIsOwn(segment.beatTempo, at: start) {
             grid.follow(ramp, tempo: segment.beatTempo, pulsesPerBeat: segment.bar.meter.pulsesPerBeat)
         } else if grid.isFollowing {
             // The source owns the tempo: it is asked for the segment's (a ramp

@@ -43,16 +43,16 @@ extension Engine {
     /// Bar 1 at pulse `e`: the trainer plays FROM and steps BARS bars later.
     mutating func beginTrainer(at e: Int64) {
         guard let trainer = practice.trainer else { return }
-        if tempoIsOwn(trainer.from) { grid.change(tempo: trainer.from, at: e) }
+        if tempoIsOwn(trainer.from, at: e) { grid.change(tempo: trainer.from, at: e) }
         scheduleTrainerStep(e + Int64(trainer.bars) * pattern.bar.meter.pulsesPerBar)
     }
 
     /// A trainer step on the bar line at `e`, from the tempo playing now; the
     /// next BARS bars later. A source that owns the tempo is asked for it
-    /// (`tempoIsOwn`) and plays it from the cycle that commits it.
+    /// (`tempoIsOwn`) from that bar line and plays it as the source does.
     mutating func stepTrainer(at e: Int64) {
         guard let trainer = practice.trainer else { return }
-        if let next = trainer.next(after: grid.tempo), tempoIsOwn(next) { grid.change(tempo: next, at: e) }
+        if let next = trainer.next(after: grid.tempo), tempoIsOwn(next, at: e) { grid.change(tempo: next, at: e) }
         scheduleTrainerStep(e + Int64(trainer.bars) * pattern.bar.meter.pulsesPerBar)
     }
 

@@ -6,7 +6,13 @@
 /// channel from the player to the source, read once a cycle.
 public struct TimeSourceRequests: Sendable, BitwiseCopyable, Equatable {
     /// The last tempo asked for (keys, taps, pressure, presets, trainer, map), if any.
-    public var tempo: BPM?
+    public private(set) var tempo: BPM?
+    /// Where `tempo` takes effect when it is the engine's own: the song pulse of
+    /// the trainer's bar line or of a map segment's first pulse, which the
+    /// engine reaches in the block before (it looks one grid point ahead), so a
+    /// source that places the change where it hears the request would move
+    /// that bar line. Nil for the player's tempi: from where the source hears them.
+    public private(set) var tempoSongPulse: Int64?
     /// The last transport command: true for Start or Continue, false for Stop.
     public var running: Bool?
     /// A tempo among them was the engine's own (the trainer's step, a tempo
@@ -14,20 +20,28 @@ public struct TimeSourceRequests: Sendable, BitwiseCopyable, Equatable {
     /// whose source refuses it says so (`CycleEvent.engineTempoRefused`).
     public var enginesOwnTempo: Bool
 
-    public init(tempo: BPM? = nil, running: Bool? = nil, enginesOwnTempo: Bool = false) {
+    public init(tempo: BPM? = nil, tempoSongPulse: Int64? = nil, running: Bool? = nil, enginesOwnTempo: Bool = false) {
         self.tempo = tempo
+        self.tempoSongPulse = tempoSongPulse
         self.running = running
         self.enginesOwnTempo = enginesOwnTempo
+    }
+
+    /// Asks for `tempo` (the last asked wins), from song pulse `pulse` when given.
+    public mutating func ask(tempo: BPM, fromSongPulse pulse: Int64? = nil) {
+        self.tempo = tempo
+        tempoSongPulse = pulse
     }
 }
 
 extension Engine {
     /// A tempo the engine would set itself (the trainer's step, a tempo map's
-    /// segment): asked of the source when it owns the tempo; false then, and
-    /// the grid is left to the source.
-    mutating func tempoIsOwn(_ tempo: BPM) -> Bool {
+    /// segment) from grid pulse `e`: asked of the source when it owns the
+    /// tempo, from that pulse of its song; false then, and the grid is left to
+    /// the source.
+    mutating func tempoIsOwn(_ tempo: BPM, at e: Int64) -> Bool {
         guard owner.tempo else { return true }
-        sourceRequests.tempo = tempo
+        sourceRequests.ask(tempo: tempo, fromSongPulse: e - (followed != nil ? followBase : song.songOrigin))
         sourceRequests.enginesOwnTempo = true
         return false
     }

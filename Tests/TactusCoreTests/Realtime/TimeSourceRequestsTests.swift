@@ -66,9 +66,11 @@ struct TimeSourceRequestsTests {
         let h = ownedHarness(EngineConfiguration(sampleRate: 48_000, tempo: BPM(120),
                                                  trainer: SpeedTrainer(from: BPM(120), to: BPM(140), bars: 1, stepHundredths: 1_000)))
         h.run(frames: 4 * 96_000, block: 256)
-        // Each the engine's own (no key announced it: a host refusing it says so).
-        let step = { (bpm: Double) in TimeSourceRequests(tempo: BPM(bpm), enginesOwnTempo: true) }
-        #expect(h.requests == [step(120), step(130), step(130), step(130), step(130)])
+        // Each the engine's own (no key announced it: a host refusing it says so),
+        // from the song pulse of its bar line (384 a bar of 4/4), where a source
+        // that takes it sets it (the engine reaches it a grid point early).
+        let step = { (bpm: Double, bar: Int64) in TimeSourceRequests(tempo: BPM(bpm), tempoSongPulse: bar * 384, enginesOwnTempo: true) }
+        #expect(h.requests == [step(120, 0), step(130, 1), step(130, 2), step(130, 3), step(130, 4)])
         // The grid stays the source's (it did not take the requests): a beat every 24 000 frames.
         #expect(h.onsets.map(\.frame).prefix(13) == [0, 24_000, 48_000, 72_000, 96_000, 120_000, 144_000, 168_000, 192_000,
                                                       216_000, 240_000, 264_000, 288_000])
@@ -80,7 +82,8 @@ struct TimeSourceRequestsTests {
         let h = ownedHarness(EngineConfiguration(sampleRate: 48_000, tempo: BPM(120), map: map))
         // Through the block after the end's (frame 192 000), whose cycle hands on the stop.
         h.run(frames: 2 * 96_000 + 512, block: 256)
-        #expect(h.requests == [TimeSourceRequests(tempo: BPM(90), enginesOwnTempo: true), TimeSourceRequests(tempo: BPM(150), enginesOwnTempo: true),
+        #expect(h.requests == [TimeSourceRequests(tempo: BPM(90), tempoSongPulse: 0, enginesOwnTempo: true),
+                               TimeSourceRequests(tempo: BPM(150), tempoSongPulse: 384, enginesOwnTempo: true),
                                TimeSourceRequests(running: false)])
         // The source's beats, not the map's: 24 000 frames apart, none from the end on.
         #expect(h.onsets.map(\.frame) == [0, 24_000, 48_000, 72_000, 96_000, 120_000, 144_000, 168_000])
