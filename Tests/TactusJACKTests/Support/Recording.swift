@@ -142,6 +142,8 @@ struct GridFit: CustomStringConvertible {
     let driftPPM: Double
     /// Where each gap is: the frames either side and their grid indices, for the failure message.
     let gapPlaces: [String]
+    /// Each element's grid index from the first (a position unseen in a hole skipped).
+    let indices: [Int64]
 
     /// With `period` (a server that skips cycles, PipeWire), an event at a cycle's
     /// first frame, off the grid and after the grid position of the event following
@@ -151,7 +153,7 @@ struct GridFit: CustomStringConvertible {
     /// and a duplicate. A missing event still shows: the next one on the grid jumps.
     init(_ frames: [Int64], interval: Double, holes: [ClosedRange<Int64>] = [], period: Int? = nil) {
         count = frames.count
-        guard let first = frames.first else { maxError = .infinity; fittedError = .infinity; gaps = 0; unseen = 0; driftPPM = 0; gapPlaces = []; return }
+        guard let first = frames.first else { maxError = .infinity; fittedError = .infinity; gaps = 0; unseen = 0; driftPPM = 0; gapPlaces = []; indices = []; return }
         var unseen = 0
         var worst = 0.0
         var lowest = 0.0, highest = 0.0
@@ -159,7 +161,7 @@ struct GridFit: CustomStringConvertible {
         var previousIndex: Int64 = -1
         var previousFrame = first
         var places: [String] = []
-        var indices: [Double] = []
+        var indices: [Int64] = []
         for f in frames {
             var index = Int64((Double(f - first) / interval).rounded())
             if let period, f % Int64(period) == 0,
@@ -184,19 +186,21 @@ struct GridFit: CustomStringConvertible {
             }
             previousIndex = index
             previousFrame = f
-            indices.append(Double(index))
+            indices.append(index)
         }
         maxError = worst
         self.unseen = unseen
         fittedError = (highest - lowest) / 2
         self.gaps = gaps
         gapPlaces = places
+        self.indices = indices
         // Slope of frame against grid index, compared with the nominal interval.
         let n = Double(frames.count)
         let ys = frames.map { Double($0 - first) }
-        let mx = indices.reduce(0, +) / n, my = ys.reduce(0, +) / n
-        let sxy = zip(indices, ys).reduce(0) { $0 + ($1.0 - mx) * ($1.1 - my) }
-        let sxx = indices.reduce(0) { $0 + ($1 - mx) * ($1 - mx) }
+        let xs = indices.map(Double.init)
+        let mx = xs.reduce(0, +) / n, my = ys.reduce(0, +) / n
+        let sxy = zip(xs, ys).reduce(0) { $0 + ($1.0 - mx) * ($1.1 - my) }
+        let sxx = xs.reduce(0) { $0 + ($1 - mx) * ($1 - mx) }
         driftPPM = sxx > 0 ? (sxy / sxx / interval - 1) * 1e6 : 0
     }
 
