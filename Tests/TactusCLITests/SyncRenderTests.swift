@@ -98,3 +98,24 @@ struct SyncRenderTests {
         #expect(near.status == 2 && near.standardError.hasSuffix("(did you mean volca?)\n"))
     }
 }
+
+extension SyncRenderTests {
+    @Test("A preset's \"sync\" gives render its sync track; --sync-out on the command line wins")
+    func presetSync() throws {
+        let folder = temporary("presets")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let preset = folder + "/din.json", wav = folder + "/out.wav"
+        try #"{ "format": 1, "name": "Din", "tempo": 120, "sync": { "kind": "din24" } }"#.write(toFile: preset, atomically: true, encoding: .utf8)
+        let fromPreset = try TactusProcess.run(["render", wav, "--seconds", "1", "--preset", preset])
+        #expect(fromPreset.status == 0, "\(fromPreset.standardError)")
+        var channels = try WAVReader.readChannels(path: wav).channels
+        #expect(channels.count == 3)
+        #expect(risingEdges(channels[1]) == (0..<48).map { $0 * 1000 })
+        let overridden = try TactusProcess.run(["render", wav, "--seconds", "1", "--preset", preset, "--sync-out", "volca"])
+        #expect(overridden.status == 0, "\(overridden.standardError)")
+        channels = try WAVReader.readChannels(path: wav).channels
+        #expect(channels.count == 2)
+        #expect(risingEdges(channels[1]) == (0..<4).map { $0 * 12_000 })
+    }
+}

@@ -10,6 +10,11 @@ public struct SyncBuffers: BitwiseCopyable {
     public var clock: UnsafeMutablePointer<Float>?
     public var second: UnsafeMutablePointer<Float>?
 
+    /// Inlinable and checked: the JACK cycle makes one on its real-time thread (docs/DESIGN.md §2.2).
+    #if REALTIME_CHECKS
+    @_noLocks @_noAllocation
+    #endif
+    @inlinable
     public init(clock: UnsafeMutablePointer<Float>? = nil, second: UnsafeMutablePointer<Float>? = nil) {
         self.clock = clock
         self.second = second

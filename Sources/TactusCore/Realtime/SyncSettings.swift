@@ -72,7 +72,7 @@ public enum SyncReset: String, Sendable, Equatable, CaseIterable, BitwiseCopyabl
 }
 
 /// A sync output's settings: the kind, the pulse width, the reset line.
-public struct SyncSettings: Sendable, Equatable, BitwiseCopyable {
+public struct SyncSettings: Sendable, Hashable, BitwiseCopyable {
     public var kind: SyncKind
     /// The pulse width in milliseconds; nil: the kind's own (`defaultWidthMilliseconds`).
     public var widthMilliseconds: Double?
