@@ -109,6 +109,39 @@ struct SyncPulseTests {
         }
     }
 
+    @Test("A tempo map's ramp and meter change, then its end: the pulses are the clock's ticks, the run line falls on the map's Stop")
+    func aTempoMapDrivesThePulses() throws {
+        for spelling in ["ppqn:24", "din24"] {
+            let timeline = MapTimeline(try TempoMapParser.parse("2 4/4 100\n4 4/4 100-160\n2 3/4 160\n", file: "t.map"))
+            defer { timeline.deallocate() }
+            let r = SyncRecorder(EngineConfiguration(sampleRate: 48_000, tempo: BPM(100), map: timeline, sync: Self.settings(spelling)))
+            r.send(.start)
+            r.run(frames: 16 * Self.rate, blocks: [256, 77])
+            let clocks = r.frames(ofStatus: 0xF8)
+            #expect(clocks.count > 500)
+            #expect(r.clockEdges == clocks, "\(spelling)")
+            // The ramp: many spacings between 100 BPM's 1200 frames and 160's 750.
+            #expect(Set(zip(clocks, clocks.dropFirst()).map { $1 - $0 }).count > 100, "\(spelling)")
+            let stop = try #require(r.frames(ofStatus: 0xFC).first)
+            #expect(clocks.last! < stop)
+            if spelling == "din24" {
+                #expect(r.second[..<Int(stop)].allSatisfy { $0 == SyncOutput.high } && r.second[Int(stop)...].allSatisfy { $0 == 0 })
+            }
+        }
+    }
+
+    @Test("A speed trainer's steps: the pulses are the clock's ticks at every tempo it plays")
+    func aTrainerDrivesThePulses() {
+        let r = SyncRecorder(EngineConfiguration(sampleRate: 48_000, tempo: BPM(120), trainer: SpeedTrainer(from: BPM(120), to: BPM(150), bars: 1, stepHundredths: 1_000),
+                                                 sync: Self.settings("ppqn:24")))
+        r.send(.start)
+        r.run(frames: 10 * Self.rate)
+        let clocks = r.frames(ofStatus: 0xF8)
+        #expect(r.clockEdges == clocks)
+        // 120, 130, 140 and 150 BPM: a clock 1000, 923/924, 857 and 800 frames apart.
+        #expect(Set(zip(clocks, clocks.dropFirst()).map { $1 - $0 }).isSuperset(of: [1000, 923, 857, 800]))
+    }
+
     @Test("Blocks of 256 and of odd sizes give the same samples, a pulse carried across a block boundary")
     func blockSizesDoNotChangeTheSamples() {
         let cases: [(SyncSettings, BPM)] = [
