@@ -87,6 +87,8 @@ extension Options.Command {
             "The file's extension chooses its type: .wav, .aiff (.aif), .flac (16 or 24 bit) or .ogg (Ogg Vorbis,",
             "  lossy: no --format); no extension is WAV; - (standard output) is refused, the header comes last.",
             "WAV files past 4 GiB are RF64 (WAV with 64-bit sizes, EBU Tech 3306), as libsndfile, sox and DAWs read.",
+            "--sync-out KIND adds a sync track after the click: channel 2 the pulses (full scale, +1.0), channel 3",
+            "  DIN sync's run line (din24, din48) or ppqn:N's reset (--sync-reset bar); play it to the device's sync in.",
         ]
         case .presets: [
             "check without FILE checks every file of both preset folders; a NAME checks that preset's file.",

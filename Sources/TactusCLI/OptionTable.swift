@@ -267,8 +267,30 @@ public enum OptionTable {
                   "a block size from 1 to 8192 frames") { o, v, n throws(OptionError) in
                 o.blockSize = try integer(v, n, in: 1...8192, "a block size from 1 to 8192 frames")
             },
-        ]
+        ] + sync
     }()
+
+    static let syncKindAllowed = "one of " + SyncKind.spellings.joined(separator: ", ")
+    static let syncWidthAllowed = "a pulse width in milliseconds from 0.1 to 100"
+
+    /// The sync track (docs/DESIGN.md §14), a channel of the rendered file after the click.
+    static let sync: [OptionSpec] = [
+        value("--sync-out", nil, "KIND", [.render], .render,
+              "add a sync track: po, volca (2 pulses a quarter note), din24, din48 (clock and run line), ppqn:N (modular clock)",
+              syncKindAllowed, choices: SyncKind.spellings) { o, v, n throws(OptionError) in
+            guard let kind = SyncKind(parsing: v) else { throw bad(n, v, syncKindAllowed) }
+            o.syncKind = kind
+        },
+        value("--sync-width", nil, "MS", [.render], .render, "sync pulse width (default 15 for po and volca, 5 for ppqn:N, half the pulse for din)",
+              syncWidthAllowed) { o, v, n throws(OptionError) in
+            o.syncWidthMilliseconds = try number(v, n, in: SyncSettings.widthRange, syncWidthAllowed, unit: "ms")
+        },
+        value("--sync-reset", nil, "bar|off", [.render], .render, "ppqn:N's reset line: a pulse on every bar line and at a locate, or none (default off)",
+              "bar or off", choices: SyncReset.allCases.map(\.rawValue)) { o, v, n throws(OptionError) in
+            guard let reset = SyncReset(rawValue: v) else { throw bad(n, v, "bar or off") }
+            o.syncReset = reset
+        },
+    ]
 
     static let general: [OptionSpec] = [
         flag("--help", .all, .general, "this text; after a command, that command's options", short: "h") { $0.showHelp = true },

@@ -149,6 +149,11 @@ public struct Options: Sendable {
     /// `--format` was given (an Ogg Vorbis file refuses it rather than ignore it).
     public var wavFormatGiven = false
 
+    // Sync outputs (docs/DESIGN.md §14).
+    public var syncKind: SyncKind?
+    public var syncWidthMilliseconds: Double?
+    public var syncReset: SyncReset?
+
     public enum WAVFormat: String, Sendable, CaseIterable {
         case pcm16 = "16"
         case pcm24 = "24"

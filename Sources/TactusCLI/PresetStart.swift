@@ -43,6 +43,12 @@ public struct PresetStart: Sendable {
             }
             options.transport = mode
         }
+        // `"sync"` unless `--sync-out` was given; a `--sync-width` or `--sync-reset` given shapes it.
+        if options.syncKind == nil, let sync = entry.preset.sync {
+            options.syncKind = sync.kind
+            options.syncWidthMilliseconds = options.syncWidthMilliseconds ?? sync.widthMilliseconds
+            options.syncReset = options.syncReset ?? sync.reset
+        }
         try applyPractice(entry.preset.practice, to: &options, file: entry.file)
     }
 

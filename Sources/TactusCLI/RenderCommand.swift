@@ -14,13 +14,15 @@ public enum RenderCommand {
         public var seconds: Double
         /// RF64 past a WAV file's 4 GiB.
         public var container: WAVContainer
+        /// The sync track's settings, in the channels after the click (docs/DESIGN.md §14); nil: none.
+        public var sync: SyncSettings? = nil
     }
 
     public static func run(_ options: Options, tempo: BPM? = nil, bar: BarSettings? = nil) -> Int32 {
         do {
             let summary = try render(options, tempo: tempo, bar: bar)
             let realtime = summary.seconds > 0 ? Double(summary.frames) / Double(options.sampleRate) / summary.seconds : 0
-            let line = "tactus: rendered \(summary.frames) frames (\(format(Double(summary.frames) / Double(options.sampleRate))) s at \(options.sampleRate) Hz) to \(options.arguments[0])\(summary.container == .rf64 ? " (RF64: more than a WAV file's 4 GiB)" : "") in \(format(summary.seconds)) s (\(Int(realtime))x realtime), \(counted(summary.clicks, "click")), \(counted(summary.midiEvents, "MIDI event"))"
+            let line = "tactus: rendered \(summary.frames) frames (\(format(Double(summary.frames) / Double(options.sampleRate))) s at \(options.sampleRate) Hz) to \(options.arguments[0])\(summary.container == .rf64 ? " (RF64: more than a WAV file's 4 GiB)" : "") in \(format(summary.seconds)) s (\(Int(realtime))x realtime), \(counted(summary.clicks, "click")), \(counted(summary.midiEvents, "MIDI event"))\(syncNote(summary.sync))"
             // Standard output is the MIDI log's with `--midi-log -`: the summary goes beside it.
             if options.midiLog == "-" { printError(line) } else { print(line) }
             return 0
@@ -30,8 +32,18 @@ public enum RenderCommand {
         }
     }
 
+    /// `; sync po on channel 2`, `; sync din24 on channel 2, run line on 3`.
+    static func syncNote(_ sync: SyncSettings?) -> String {
+        guard let sync else { return "" }
+        let second = sync.kind.hasRunLine ? ", run line on 3" : sync.hasSecondLine ? ", reset on 3" : ""
+        return "; sync \(sync.kind.spelling) on channel 2\(second)"
+    }
+
     /// Renders to the file `options.arguments[0]`, RF64 when a WAV file cannot
     /// hold it (`WAVContainer`; `container` forces one); throws a one-line error.
+    /// With `--sync-out` the file has a channel a sync line after the click's:
+    /// channel 1 the click, 2 the sync pulses, 3 the run or reset line when the
+    /// kind has one (docs/DESIGN.md §14).
     public static func render(_ options: Options, tempo: BPM? = nil, bar: BarSettings? = nil,
                               container: WAVContainer? = nil) throws(OptionError) -> Summary {
         guard options.arguments.count == 1 else {
@@ -56,6 +68,8 @@ public enum RenderCommand {
         }
         let settings: BarSettings
         if let bar { settings = bar } else { settings = try options.barSettings() }
+        let sync = try options.syncSettings()
+        let channels = 1 + (sync?.channels ?? 0)
         let sounds = try options.soundSet(sampleRate: sampleRate)
         defer { sounds.deallocate() }
         var gains = options.soundGains
@@ -64,9 +78,9 @@ public enum RenderCommand {
             sampleRate: sampleRate, tempo: tempo ?? options.tempo ?? BPM(120), bar: settings, gains: gains,
             clockOffsetFrames: options.clock.offsetFrames(sampleRate: sampleRate),
             clockWhileStopped: options.clock.sendWhileStopped, sendSongPosition: options.clock.sendSongPosition, muted: options.mute,
-            map: map, countIn: options.countIn, trainer: options.trainer, gap: options.gapTrainer)
+            map: map, countIn: options.countIn, trainer: options.trainer, gap: options.gapTrainer, sync: sync)
 
-        let container = container ?? WAVContainer.needed(frames: totalFrames, channels: 1, format: options.wavFormat)
+        let container = container ?? WAVContainer.needed(frames: totalFrames, channels: channels, format: options.wavFormat)
         // The log first: when it cannot be written, no sound file is left behind.
         var log: UnsafeMutablePointer<FILE>?
         if let path = options.midiLog {
@@ -79,7 +93,8 @@ public enum RenderCommand {
             log = f
         }
         defer { if let log { fclose(log) } }
-        let writer = try WAVWriter(path: options.arguments[0], sampleRate: sampleRate, format: options.wavFormat, container: container, type: type)
+        let writer = try WAVWriter(path: options.arguments[0], sampleRate: sampleRate, format: options.wavFormat, channels: channels,
+                                   container: container, type: type)
 
         let control = UnsafeMutablePointer<EngineControl>.allocate(capacity: 1)
         control.initialize(to: EngineControl())
@@ -95,6 +110,10 @@ public enum RenderCommand {
         let chunkFrames = max(block, (65_536 / block) * block)
         let chunk = UnsafeMutablePointer<Float>.allocate(capacity: chunkFrames)
         defer { chunk.deallocate() }
+        // The sync lines (clock, then run or reset), and the frames interleaved for the file.
+        let lines = UnsafeMutablePointer<Float>.allocate(capacity: chunkFrames * 2)
+        let interleaved = UnsafeMutablePointer<Float>.allocate(capacity: channels > 1 ? chunkFrames * channels : 1)
+        defer { lines.deallocate(); interleaved.deallocate() }
         var eventCount = 0
         var frame: Int64 = 0
         let started = monotonicSeconds()
@@ -103,13 +122,23 @@ public enum RenderCommand {
             while filled < chunkFrames && frame < totalFrames {
                 let n = Int(min(Int64(block), totalFrames - frame))
                 engine.cycle(CycleInput(start: frame, frames: n), source: &ownTime, control: control.pointee,
-                             click: chunk + filled, feedback: nil, events: &events)
+                             click: chunk + filled, feedback: nil, events: &events,
+                             sync: SyncBuffers(clock: lines + filled, second: lines + chunkFrames + filled))
                 eventCount += events.count
                 if let log { writeLog(events, to: log) }
                 filled += n
                 frame += Int64(n)
             }
-            try writer.write(chunk, frames: filled)
+            if channels == 1 {
+                try writer.write(chunk, frames: filled)
+            } else {
+                for i in 0..<filled {
+                    interleaved[i * channels] = chunk[i]
+                    interleaved[i * channels + 1] = lines[i]
+                    if channels > 2 { interleaved[i * channels + 2] = lines[chunkFrames + i] }
+                }
+                try writer.write(interleaved, frames: filled)
+            }
         }
         // Stop after the last frame: the log ends with Stop and the Song Position.
         control.pointee.commands.push(.stop)
@@ -119,7 +148,7 @@ public enum RenderCommand {
         eventCount += events.count
         return Summary(frames: totalFrames, midiEvents: eventCount,
                        clicks: control.pointee.status.clicksPlayed.load(ordering: .relaxed), seconds: monotonicSeconds() - started,
-                       container: container)
+                       container: container, sync: sync)
     }
 
     private static func writeLog(_ events: borrowing MIDIEventBuffer, to file: UnsafeMutablePointer<FILE>) {

@@ -40,6 +40,23 @@ public enum WAVReader {
         public var sampleRate: Int
     }
 
+    /// All frames of each channel apart (a render's click and sync tracks, docs/DESIGN.md §14).
+    public static func readChannels(path: String) throws(OptionError) -> (channels: [[Float]], sampleRate: Int) {
+        var info = SF_INFO()
+        guard let f = sf_open(path, Int32(SFM_READ), &info) else {
+            throw OptionError("tactus: cannot read '\(path)': \(String(cString: sf_strerror(nil)))")
+        }
+        defer { sf_close(f) }
+        let count = Int(info.channels), frames = Int(info.frames)
+        guard count > 0, frames >= 0, frames <= 10 * 60 * 192_000 else {
+            throw OptionError("tactus: '\(path)' is not a usable sound file (channels \(count), frames \(frames))")
+        }
+        var interleaved = [Float](repeating: 0, count: max(1, frames * count))
+        let got = Int(interleaved.withUnsafeMutableBufferPointer { sf_readf_float(f, $0.baseAddress, sf_count_t(frames)) })
+        let channels = (0..<count).map { c in (0..<got).map { interleaved[$0 * count + c] } }
+        return (channels, Int(info.samplerate))
+    }
+
     /// All frames, channels averaged to mono.
     public static func read(path: String) throws(OptionError) -> Audio {
         var info = SF_INFO()

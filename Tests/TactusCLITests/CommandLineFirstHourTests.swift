@@ -144,7 +144,7 @@ struct CommandLineFirstHourTests {
                 #expect(throws: Never.self, "\(spec.long) \(choice)") { try OptionParser.parse([command.rawValue, spec.long, choice] + (command == .render ? ["x.wav"] : [])) }
             }
         }
-        #expect(OptionTable.all.filter { !$0.choices.isEmpty }.map(\.long) == ["--meter", "--subdivision", "--pulse", "--transport", "--pressure-mode", "--switch", "--action", "--format"])
+        #expect(OptionTable.all.filter { !$0.choices.isEmpty }.map(\.long) == ["--meter", "--subdivision", "--pulse", "--transport", "--pressure-mode", "--switch", "--action", "--format", "--sync-out", "--sync-reset"])
     }
 
     // MARK: - 4. --midi-log -, and the option a bad sample came from

@@ -30,6 +30,10 @@ public struct Preset: Hashable, Sendable {
     /// every switch to this preset; nil (the key left out): the mode playing
     /// stays. An explicit `--transport` wins.
     public var transport: JackTransportMode?
+    /// A sync track, as `--sync-out`, `--sync-width`, `--sync-reset`
+    /// (docs/DESIGN.md §14), for `tactus render` at start; nil: none. The
+    /// command line's `--sync-out` wins.
+    public var sync: SyncSettings?
 
     public init(name: String, tempo: BPM, bar: BarSettings = BarSettings(), sounds: PresetSounds = PresetSounds(),
                 pressure: PressureConfiguration = PressureConfiguration(), clock: ClockOptions = ClockOptions(), program: UInt7? = nil) {

@@ -26,6 +26,7 @@ enum PresetSchema {
             .actions("actions", \.preset.actions),
             .value("link", \.preset.link, .flag),
             .value("transport", \.preset.transport, .optional(TransportSchema.format)),
+            .value("sync", \.preset.sync, .optional(SyncSchema.format)),
         ] + practiceFields, rules: practiceRules + [
             PresetRule(key: "swing") { draft in
                 let bar = draft.preset.bar

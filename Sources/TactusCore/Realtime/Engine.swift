@@ -22,6 +22,10 @@ public struct Engine: ~Copyable {
     var agenda = Agenda()
     var midi: MIDIOutput
     var audio: ClickOutput
+    /// The sync outputs' edges and lines (`SyncOutput`, docs/DESIGN.md §14).
+    var sync: SyncOutput
+    /// A locate asks the reset line for a pulse at the next grid point.
+    var syncResetDue = false
     /// The next pulse not yet processed.
     var cursor: Int64 = 0
     /// Whether the grid advances: while running, or stopped with clock-while-stopped.
@@ -57,6 +61,7 @@ public struct Engine: ~Copyable {
         pattern = ClickPattern(bar: c.bar)
         midi = MIDIOutput(maximumLateness: MaximumLateness.frames(atSampleRate: c.sampleRate), feedbackNotes: c.feedbackNotes)
         audio = ClickOutput(sounds: sounds, gains: c.gains, muted: c.muted)
+        sync = SyncOutput(settings: c.sync, sampleRate: c.sampleRate)
         clockWhileStopped = c.clockWhileStopped
         sendSongPosition = c.sendSongPosition
         setClockOffset(c.clockOffsetFrames)
@@ -92,9 +97,10 @@ public struct Engine: ~Copyable {
     /// Renders `frames` frames starting at absolute frame `start`, after
     /// `beginCycle` applied the block's commands (`Engine.cycle`).
     ///
-    /// Writes the click into `click` and
-    /// feedback cues into `feedback` (each `frames` long, may be nil) and the
-    /// MIDI events of the block into `events` (cleared first). `position` is a
+    /// Writes the click into `click`,
+    /// feedback cues into `feedback` and the sync lines into `sync` (each
+    /// `frames` long, may be nil) and the MIDI events of the block into
+    /// `events` (cleared first). `position` is a
     /// time source's word for this cycle (docs/DESIGN.md §8); nil: the engine's
     /// own anchor. Consecutive calls normally continue where the last ended; a
     /// later `start` (skipped cycles) keeps the grid where it was in time: what
@@ -102,7 +108,7 @@ public struct Engine: ~Copyable {
     /// not too late.
     mutating func render(frames: Int, at start: Int64, control: borrowing EngineControl,
                                 click: UnsafeMutablePointer<Float>?, feedback: UnsafeMutablePointer<Float>?,
-                                events: inout MIDIEventBuffer, position: TimelinePosition? = nil) {
+                                events: inout MIDIEventBuffer, position: TimelinePosition? = nil, sync lines: SyncBuffers = SyncBuffers()) {
         events.removeAll()
         // A plain loop: the optimiser makes it a memset, and the real-time checker
         // can see through it (it cannot see into the stdlib's update(repeating:)).
@@ -120,6 +126,7 @@ public struct Engine: ~Copyable {
         midi.flushNoteOffs(before: end)
         midi.drain(before: end, into: &events)
         audio.render(blockStart: start, frames: frames, click: click, feedback: feedback, retired: control.retiredSounds)
+        sync.render(blockStart: start, frames: frames, clock: lines.clock, second: lines.second)
 
         control.status.running.store(song.running, ordering: .relaxed)
         control.status.tempoHundredths.store(grid.tempo.hundredths, ordering: .relaxed)
@@ -165,7 +172,7 @@ public struct Engine: ~Copyable {
             }
             heldView = nil
             if case .transport(let t)? = agenda.takeFirst(at: e, through: .transport) {
-                startSong(t, at: e, gridFrame: gridFrame, retired: retired)
+                startSong(t, at: e, gridFrame: gridFrame, status: status, retired: retired)
                 // The map's end stopped the song (and the clock, unless it runs while stopped).
                 if !rolling { break }
             }
@@ -176,6 +183,7 @@ public struct Engine: ~Copyable {
                 song.clocksSent()
             }
             if song.running {
+                syncIfAny(at: e, gridFrame: gridFrame, status: status)
                 clickIfAny(at: e, gridFrame: gridFrame, blockStart: blockStart, status: status)
             } else if practice.countingIn {
                 countInClick(at: e, gridFrame: gridFrame, blockStart: blockStart, status: status)
@@ -193,6 +201,7 @@ public struct Engine: ~Copyable {
             e = min(e, nextCountInBeat(atOrAfter: cursor))
         }
         if let due = agenda.first?.pulse { e = min(e, due) }
+        if let pulse = nextSyncPulse { e = min(e, pulse) }
         return e
     }
 
@@ -235,13 +244,15 @@ public struct Engine: ~Copyable {
     }
 
     /// Start, Continue or a relocation, on the clock tick at pulse `e`.
-    mutating func startSong(_ change: TransportChange, at e: Int64, gridFrame: Int64, retired: borrowing SPSCRing<SoundSet>) {
+    mutating func startSong(_ change: TransportChange, at e: Int64, gridFrame: Int64, status: borrowing EngineStatus,
+                            retired: borrowing SPSCRing<SoundSet>) {
         switch change {
         case .start:
             // A count-in first: the song's Start waits for the downbeat after it.
             if beginCountIn(at: e, gridFrame: gridFrame) { return }
             song.start(at: e)
             midi.emit(.start, gridFrame: gridFrame)
+            sync.run(true, at: gridFrame + audio.delay, status: status)
             beginMap(at: e, gridFrame: gridFrame, retired: retired)
             beginTrainer(at: e)
         case .resume:
@@ -249,9 +260,12 @@ public struct Engine: ~Copyable {
             resumeMap(at: e, gridFrame: gridFrame, retired: retired)
             sendSongPositionPointer(at: gridFrame)
             midi.emit(.continue, gridFrame: gridFrame)
+            sync.run(true, at: gridFrame + audio.delay, status: status)
         case .relocate:
             midi.emit(.stop, gridFrame: gridFrame)
             song.resume(at: e)
+            // DIN sync has no position to locate to: its run line stays high (§14.2).
+            syncResetDue = true
             // A locate inside a tempo map plays the map from the place located
             // to, as Continue does (§10.3): its tempo, meter and bars there,
             // not the segment that was playing, going on from the old pulse.
@@ -266,7 +280,7 @@ public struct Engine: ~Copyable {
             sendSongPositionPointer(at: gridFrame)
             midi.emit(.continue, gridFrame: gridFrame)
         case .end:
-            endMap(at: gridFrame)
+            endMap(at: gridFrame, status: status)
         }
     }
 

@@ -158,6 +158,7 @@ extension Engine {
             song.restartMeter()
         }
         midi.emit(.stop, gridFrame: blockStart)
+        sync.run(false, at: blockStart + audio.delay, status: control.status)
         sendSongPositionPointer(at: blockStart)
         if !clockWhileStopped {
             rolling = false

@@ -17,11 +17,13 @@ public struct EngineConfiguration: Sendable {
     public var countIn: CountIn?
     public var trainer: SpeedTrainer?
     public var gap: GapTrainer?
+    /// Sync outputs (docs/DESIGN.md §14); nil: none.
+    public var sync: SyncSettings?
 
     public init(sampleRate: Int, tempo: BPM = BPM(120), bar: BarSettings = BarSettings(), gains: SoundGains = SoundGains(),
                 clockOffsetFrames: Int32 = 0, clockWhileStopped: Bool = false, sendSongPosition: Bool = true, muted: Bool = false,
                 feedbackNotes: FeedbackNotes? = nil, map: MapTimeline? = nil,
-                countIn: CountIn? = nil, trainer: SpeedTrainer? = nil, gap: GapTrainer? = nil) {
+                countIn: CountIn? = nil, trainer: SpeedTrainer? = nil, gap: GapTrainer? = nil, sync: SyncSettings? = nil) {
         self.sampleRate = sampleRate
         self.tempo = tempo
         self.bar = bar
@@ -35,5 +37,6 @@ public struct EngineConfiguration: Sendable {
         self.countIn = countIn
         self.trainer = trainer
         self.gap = gap
+        self.sync = sync
     }
 }

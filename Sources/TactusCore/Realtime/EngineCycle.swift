@@ -60,9 +60,9 @@ extension Engine {
     /// under what the source owns, a transport start taken, the requests
     /// gathered since the last block handed to the source, the block rendered
     /// at the position it answers, and a transport locate taken at the block's
-    /// end. Writes the click into `click` and feedback cues into `feedback`
-    /// (each `input.frames` long, may be nil) and the block's MIDI events into
-    /// `events` (cleared first).
+    /// end. Writes the click into `click`, feedback cues into `feedback` and
+    /// the sync lines into `sync` (each `input.frames` long, may be nil) and
+    /// the block's MIDI events into `events` (cleared first).
     ///
     /// Inlinable so that the source's call is specialized in the host's
     /// module, where the compiler's real-time check sees it; the two halves
@@ -71,10 +71,10 @@ extension Engine {
     @inlinable
     public mutating func cycle<Source: CycleSource>(_ input: CycleInput, source: inout Source, control: borrowing EngineControl,
                                                     click: UnsafeMutablePointer<Float>?, feedback: UnsafeMutablePointer<Float>?,
-                                                    events: inout MIDIEventBuffer) {
+                                                    events: inout MIDIEventBuffer, sync: SyncBuffers = SyncBuffers()) {
         let asked = beginCycle(input, control: control)
         let position = source.position(answering: asked.requests, pulsesPerBeat: asked.pulsesPerBeat)
-        endCycle(input, position: position, control: control, click: click, feedback: feedback, events: &events)
+        endCycle(input, position: position, control: control, click: click, feedback: feedback, events: &events, sync: sync)
     }
 
     // The two halves carry the real-time check in release builds
@@ -105,8 +105,10 @@ extension Engine {
     #endif
     @usableFromInline
     mutating func endCycle(_ input: CycleInput, position: TimelinePosition?, control: borrowing EngineControl,
-                           click: UnsafeMutablePointer<Float>?, feedback: UnsafeMutablePointer<Float>?, events: inout MIDIEventBuffer) {
-        render(frames: input.frames, at: input.start, control: control, click: click, feedback: feedback, events: &events, position: position)
+                           click: UnsafeMutablePointer<Float>?, feedback: UnsafeMutablePointer<Float>?, events: inout MIDIEventBuffer,
+                           sync: SyncBuffers = SyncBuffers()) {
+        render(frames: input.frames, at: input.start, control: control, click: click, feedback: feedback, events: &events,
+               position: position, sync: sync)
         // Held at its new frame for this cycle: the next one starts there, and a timebase callback publishes it next.
         if case .located(let frame)? = input.transport {
             transportLocated(toBar: transportBar(atFrame: frame), atFrame: input.start + Int64(input.frames), control: control)

@@ -148,12 +148,13 @@ extension Engine {
     }
 
     /// The map's last bar line: Stop and the Song Position there, as a stop command sends them.
-    mutating func endMap(at gridFrame: Int64) {
+    mutating func endMap(at gridFrame: Int64, status: borrowing EngineStatus) {
         // A source that owns start and stop stops too, or it would start the song again.
         if owner.transport { sourceRequests.running = false }
         song.stop()
         stopMap()
         midi.emit(.stop, gridFrame: gridFrame)
+        sync.run(false, at: gridFrame + audio.delay, status: status)
         sendSongPositionPointer(at: gridFrame)
         if !clockWhileStopped { rolling = false }
     }

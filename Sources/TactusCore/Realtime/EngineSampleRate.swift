@@ -10,7 +10,7 @@ extension Engine {
             gains: bar?.sound.gains ?? audio.scheduled.gains ?? audio.gains,
             clockOffsetFrames: Int32(clamping: scaledOffset(toRate: rate)),
             clockWhileStopped: clockWhileStopped, sendSongPosition: sendSongPosition, muted: audio.muted, feedbackNotes: midi.feedbackNotes,
-            map: map?.timeline, countIn: practice.countIn, trainer: practice.trainer, gap: practice.gap)
+            map: map?.timeline, countIn: practice.countIn, trainer: practice.trainer, gap: practice.gap, sync: sync.settings)
     }
 
     /// Goes on at another sample rate (a JACK server restarted at a new rate)
@@ -32,6 +32,7 @@ extension Engine {
         audio.resample(sounds: sounds, continuingAt: frame, ratio: ratio, freed: freed)
         midi.resample(continuingAt: frame, ratio: ratio, maximumLateness: MaximumLateness.frames(atSampleRate: rate))
         grid.resample(to: rate, pulse: cursor, continuingAt: frame)
+        sync.resample(to: rate)
         // The map's exact positions were laid at the old rate: the song goes on at the tempo reached.
         stopMap()
         setClockOffset(Int32(clamping: offset))

@@ -41,6 +41,6 @@ extension Engine {
         grid.start(pulse: pulse, at: frame)
         _ = agenda.remove(.transport)
         song.locate(bar: Int(bar), pulsesPerBar: pattern.bar.meter.pulsesPerBar)
-        startSong(.relocate, at: pulse, gridFrame: frame, retired: control.retiredSounds)
+        startSong(.relocate, at: pulse, gridFrame: frame, status: control.status, retired: control.retiredSounds)
     }
 }
