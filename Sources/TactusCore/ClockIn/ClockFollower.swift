@@ -1,0 +1,237 @@
+/// Follows an incoming MIDI beat clock: from the arrival frames of its ticks and
+/// its Start, Continue, Stop and Song Position, the filtered tick grid (the frame
+/// of any song tick, the tempo) and the song's transport (docs/DESIGN.md §9.1).
+///
+/// The filter is a least-squares line over the recent ticks whose width adapts
+/// (`ClockFollower+Fit.swift`): as wide as 8 beats while the ticks agree with one
+/// line, narrowed to the ticks after a tempo change as soon as a narrower fit
+/// disagrees with the wide one beyond their confidence intervals, and jumped
+/// straight to a new tempo when three intervals in a row differ by more than 20 %.
+///
+/// Everything it keeps is allocated when it is made: taking a tick or asking where
+/// a tick falls never allocates or locks, so the JACK cycle may run it.
+public struct ClockFollower: ~Copyable {
+    public let settings: ClockFollowerSettings
+    public let sampleRate: Int
+
+    var ticks: TickTimes
+    public internal(set) var state: ClockFollowerState = .idle
+    /// The fit over `regime` ticks, the newest of which has serial `lineSerial`.
+    var line: TickLine?
+    var lineSerial: Int64 = 0
+    /// The ticks since the last tempo change the fit may use (the fit's width).
+    var regime = 0
+    /// Every tick's serial number since the follower began; a gap in the ticks
+    /// (`holding`) moves it by the ticks the held tempo says were missed.
+    var serial: Int64 = -1
+    var lastTickFrame: Int64 = 0
+    /// The arrival frames' estimated spread (frames), from their second differences.
+    public internal(set) var arrivalSpread: Double
+    /// The step of the period lattice the arrivals lie on (frames), 0 if none.
+    public internal(set) var latticeStep: Int64 = 0
+
+    // The transport.
+    public private(set) var isRolling = false
+    private var armed = Armed.none
+    /// The song tick the next tick takes when the song plays on (Continue).
+    public private(set) var nextSongTick: Int64 = 0
+    /// song tick = serial + songTickOffset for the ticks since the song last started.
+    private var songTickOffset: Int64 = 0
+    /// The song played when its clock dropped out: ticks coming back continue it.
+    private var resumeAfterDropout = false
+
+    private enum Armed: BitwiseCopyable { case none, start, resume }
+
+    public init(sampleRate: Int, settings: ClockFollowerSettings = ClockFollowerSettings()) {
+        precondition(sampleRate > 0 && settings.maximumWindow >= 6)
+        self.sampleRate = sampleRate
+        self.settings = settings
+        ticks = TickTimes(capacity: settings.maximumWindow + 2)
+        arrivalSpread = settings.minimumSpread
+    }
+
+    /// Takes one message of the clock, arrived at `frame`.
+    #if REALTIME_CHECKS
+    @_noLocks @_noAllocation
+    #endif
+    public mutating func receive(_ event: ClockInputEvent, atFrame frame: Int64) -> ClockFollowerChanges {
+        switch event {
+        case .tick:
+            return tick(atFrame: frame)
+        case .start:
+            // MIDI 1.0: the first Timing Clock after Start is the song's first.
+            isRolling = false
+            armed = .start
+            nextSongTick = 0
+            return []
+        case .continue:
+            guard !isRolling else { return [] }
+            armed = .resume
+            return []
+        case .stop:
+            let wasPlaying = isRolling || armed != .none
+            isRolling = false
+            armed = .none
+            resumeAfterDropout = false
+            return wasPlaying ? .stopped : []
+        case .songPosition(let midiBeats):
+            // Sent while stopped (MIDI 1.0); one MIDI beat is a 16th, 6 ticks.
+            guard !isRolling else { return .songPositionIgnored }
+            nextSongTick = Int64(midiBeats) * Grid.clocksPerMIDIBeat
+            resumeAfterDropout = false
+            return .located
+        }
+    }
+
+    /// Time has reached `frame` (each cycle's first frame): notices a clock that
+    /// went quiet. After `holdingAfterTicks` periods without a tick the tempo is
+    /// held; after the hold time (`dropoutBeats` at the held tempo, at most
+    /// `maximumHoldSeconds`) the follower drops out and the song stops, once.
+    #if REALTIME_CHECKS
+    @_noLocks @_noAllocation
+    #endif
+    public mutating func advance(toFrame frame: Int64) -> ClockFollowerChanges {
+        let silent = Double(frame - lastTickFrame)
+        switch state {
+        case .locked, .holding:
+            guard let line else { return [] }
+            if silent > holdFrames(framesPerTick: line.framesPerTick) {
+                state = .droppedOut
+                resumeAfterDropout = isRolling || armed == .resume
+                isRolling = false
+                return .droppedOut
+            }
+            if state == .locked && silent > settings.holdingAfterTicks * line.framesPerTick {
+                state = .holding
+                return .holding
+            }
+            return []
+        case .acquiring:
+            if silent > settings.maximumHoldSeconds * Double(sampleRate) {
+                state = .idle
+                regime = 0
+                ticks.removeAll()
+            }
+            return []
+        case .idle, .droppedOut:
+            return []
+        }
+    }
+
+    /// The hold time (frames) at a tempo.
+    @inline(__always) func holdFrames(framesPerTick: Double) -> Double {
+        min(settings.dropoutBeats * Double(Grid.clocksPerQuarterNote) * framesPerTick,
+            settings.maximumHoldSeconds * Double(sampleRate))
+    }
+
+    #if REALTIME_CHECKS
+    @_noLocks @_noAllocation
+    #endif
+    private mutating func tick(atFrame frame: Int64) -> ClockFollowerChanges {
+        var changes = advance(toFrame: frame)
+        let before = state
+        // After a gap (holding, or dropped out) the fit starts again from this tick,
+        // and the serial moves by the ticks the held tempo says were missed, so the
+        // song goes on where the sender is.
+        var step: Int64 = 1
+        var restart = before == .idle || before == .droppedOut
+        if before == .holding || before == .droppedOut, let line, line.framesPerTick > 0 {
+            let missed = Double(frame - lastTickFrame) / line.framesPerTick
+            if missed > settings.holdingAfterTicks { restart = true }
+            if restart { step = max(1, floorToInt64(missed + 0.5)) }
+        }
+        if restart {
+            ticks.removeAll()
+            regime = 0
+            latticeStep = 0
+            arrivalSpread = settings.minimumSpread
+            if before != .holding { state = .acquiring }
+        }
+        ticks.append(frame)
+        serial += step
+        lastTickFrame = frame
+        regime = min(regime + 1, settings.maximumWindow)
+
+        switch armed {
+        case .start:
+            songTickOffset = -serial
+            isRolling = true
+            changes.insert(.started)
+        case .resume:
+            songTickOffset = nextSongTick - serial
+            isRolling = true
+            changes.insert(.continued)
+        case .none:
+            if before == .droppedOut && resumeAfterDropout {
+                isRolling = true
+                changes.insert(.continued)
+            }
+        }
+        armed = .none
+        resumeAfterDropout = false
+        if isRolling { nextSongTick = serial + songTickOffset + 1 }
+
+        changes.formUnion(refit())
+        if state == .locked && before != .locked && before != .holding { changes.insert(.locked) }
+        return changes
+    }
+
+    // MARK: What the grid is
+
+    /// True while locked (or holding) with the song playing: the grid to click to.
+    public var isPlaying: Bool { isRolling && (state == .locked || state == .holding) }
+
+    /// The filtered frames per tick, while locked or holding.
+    public var framesPerTick: Double? {
+        guard state == .locked || state == .holding, let line else { return nil }
+        return line.framesPerTick
+    }
+
+    /// The filtered tempo in quarter notes a minute (24 ticks each), while locked or holding.
+    public var tempo: Double? {
+        guard let framesPerTick, framesPerTick > 0 else { return nil }
+        return 60 * Double(sampleRate) / (Double(Grid.clocksPerQuarterNote) * framesPerTick)
+    }
+
+    /// The tempo at the engine's resolution and display's two decimals (0.01 BPM).
+    public var bpm: BPM? {
+        guard let tempo else { return nil }
+        return BPM(hundredths: Int32(clamping: floorToInt64(min(tempo, 1e6) * 100 + 0.5)))
+    }
+
+    /// The filtered frame of the song's tick `songTick` (0: the first tick after Start),
+    /// for the song started or continued last; nil until locked.
+    #if REALTIME_CHECKS
+    @_noLocks @_noAllocation
+    #endif
+    public func frame(ofSongTick songTick: Int64) -> Double? {
+        frame(ofSerial: songTick - songTickOffset)
+    }
+
+    /// The filtered frame of the tick after the newest.
+    public var predictedFrameOfNextTick: Double? { frame(ofSerial: serial + 1) }
+
+    /// The song's newest tick while it plays.
+    public var newestSongTick: Int64? { isRolling ? serial + songTickOffset : nil }
+
+    /// Where the song is at `frame`, in ticks (fractional), and the frames a tick
+    /// lasts: what a time source's position needs (docs/DESIGN.md §8.3), while playing.
+    #if REALTIME_CHECKS
+    @_noLocks @_noAllocation
+    #endif
+    public func songPosition(atFrame frame: Int64) -> (songTick: Double, framesPerTick: Double)? {
+        guard isPlaying, let line, let newest = self.frame(ofSerial: lineSerial), line.framesPerTick > 0 else { return nil }
+        let ticks = Double(frame) - newest
+        return (Double(lineSerial + songTickOffset) + ticks / line.framesPerTick, line.framesPerTick)
+    }
+
+    /// The fit's width (ticks) now.
+    public var fitTicks: Int { regime }
+
+    /// The frame of the tick with serial `s`: the line, less half a lattice step when
+    /// the ticks arrive on a period lattice (`ClockFollower+Fit.swift`).
+    func frame(ofSerial s: Int64) -> Double? {
+        guard state == .locked || state == .holding, let line else { return nil }
+        return line.frame(ticksAfterNewest: Double(s - lineSerial)) - Double(latticeStep) / 2
+    }
+}
