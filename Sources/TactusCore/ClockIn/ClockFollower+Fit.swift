@@ -27,9 +27,9 @@ extension ClockFollower {
     mutating func refit() -> ClockFollowerChanges {
         guard ticks.count >= 2 else {
             if state != .holding { state = .acquiring }
-            return []
+            return .nothing
         }
-        var changes: ClockFollowerChanges = []
+        var changes = ClockFollowerChanges.nothing
         findLattice()
         measureSpread()
         if state == .locked, let line, jumped(from: line.framesPerTick) {

@@ -63,17 +63,17 @@ public struct ClockFollower: ~Copyable {
             isRolling = false
             armed = .start
             nextSongTick = 0
-            return []
+            return .nothing
         case .continue:
-            guard !isRolling else { return [] }
+            guard !isRolling else { return .nothing }
             armed = .resume
-            return []
+            return .nothing
         case .stop:
             let wasPlaying = isRolling || armed != .none
             isRolling = false
             armed = .none
             resumeAfterDropout = false
-            return wasPlaying ? .stopped : []
+            return wasPlaying ? .stopped : .nothing
         case .songPosition(let midiBeats):
             // Sent while stopped (MIDI 1.0); one MIDI beat is a 16th, 6 ticks.
             guard !isRolling else { return .songPositionIgnored }
@@ -94,7 +94,7 @@ public struct ClockFollower: ~Copyable {
         let silent = Double(frame - lastTickFrame)
         switch state {
         case .locked, .holding:
-            guard let line else { return [] }
+            guard let line else { return .nothing }
             if silent > holdFrames(framesPerTick: line.framesPerTick) {
                 state = .droppedOut
                 resumeAfterDropout = isRolling || armed == .resume
@@ -105,16 +105,16 @@ public struct ClockFollower: ~Copyable {
                 state = .holding
                 return .holding
             }
-            return []
+            return .nothing
         case .acquiring:
             if silent > settings.maximumHoldSeconds * Double(sampleRate) {
                 state = .idle
                 regime = 0
                 ticks.removeAll()
             }
-            return []
+            return .nothing
         case .idle, .droppedOut:
-            return []
+            return .nothing
         }
     }
 
@@ -235,3 +235,18 @@ public struct ClockFollower: ~Copyable {
         return line.frame(ticksAfterNewest: Double(s - lineSerial)) - Double(latticeStep) / 2
     }
 }
+
+#if REALTIME_CHECKS
+/// The compiler's proof that what the JACK cycle will ask of the clock input takes
+/// no lock and allocates nothing (compiled in release builds only; never called).
+@_noLocks @_noAllocation
+func realtimeCheckOfClockFollower(_ follower: inout ClockFollower, _ decoder: inout ClockInputDecoder, byte: UInt8) -> Double? {
+    var changes = follower.advance(toFrame: 256)
+    if case .event(let event)? = decoder.decode(byte, atFrame: 300) { changes.formUnion(follower.receive(event, atFrame: 300)) }
+    _ = decoder.endOfEvent(atFrame: 300)
+    guard !changes.contains(.droppedOut), follower.isPlaying, let bpm = follower.bpm else { return nil }
+    return (follower.tempo ?? 0) + Double(bpm.hundredths) + (follower.framesPerTick ?? 0)
+        + (follower.predictedFrameOfNextTick ?? 0) + (follower.songPosition(atFrame: 512)?.songTick ?? 0)
+        + (follower.frame(ofSongTick: 24) ?? 0)
+}
+#endif

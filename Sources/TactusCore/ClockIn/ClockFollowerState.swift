@@ -17,24 +17,30 @@ public struct ClockFollowerChanges: OptionSet, Hashable, Sendable, BitwiseCopyab
     public let rawValue: UInt16
     public init(rawValue: UInt16) { self.rawValue = rawValue }
 
+    // Computed, not stored: a static stored property is a lazy global, and an
+    // array literal (`[]`) builds an array; the real-time check refuses both.
+
+    /// Nothing changed.
+    public static var nothing: ClockFollowerChanges { ClockFollowerChanges(rawValue: 0) }
+
     /// Locked: the first time, or again after a dropout.
-    public static let locked = ClockFollowerChanges(rawValue: 1 << 0)
+    public static var locked: ClockFollowerChanges { ClockFollowerChanges(rawValue: 1 << 0) }
     /// Intervals moved past `jumpRatio`: the tempo jumped straight to the new one.
-    public static let jumped = ClockFollowerChanges(rawValue: 1 << 1)
+    public static var jumped: ClockFollowerChanges { ClockFollowerChanges(rawValue: 1 << 1) }
     /// The fit narrowed to the ticks after a tempo change.
-    public static let narrowed = ClockFollowerChanges(rawValue: 1 << 2)
+    public static var narrowed: ClockFollowerChanges { ClockFollowerChanges(rawValue: 1 << 2) }
     /// The first tick after Start: the song's tick 0, bar 1.
-    public static let started = ClockFollowerChanges(rawValue: 1 << 3)
+    public static var started: ClockFollowerChanges { ClockFollowerChanges(rawValue: 1 << 3) }
     /// The first tick after Continue (or after a dropout's ticks came back).
-    public static let continued = ClockFollowerChanges(rawValue: 1 << 4)
+    public static var continued: ClockFollowerChanges { ClockFollowerChanges(rawValue: 1 << 4) }
     /// Stop.
-    public static let stopped = ClockFollowerChanges(rawValue: 1 << 5)
+    public static var stopped: ClockFollowerChanges { ClockFollowerChanges(rawValue: 1 << 5) }
     /// Song Position set while stopped.
-    public static let located = ClockFollowerChanges(rawValue: 1 << 6)
+    public static var located: ClockFollowerChanges { ClockFollowerChanges(rawValue: 1 << 6) }
     /// No tick for a while: the tempo is held.
-    public static let holding = ClockFollowerChanges(rawValue: 1 << 7)
+    public static var holding: ClockFollowerChanges { ClockFollowerChanges(rawValue: 1 << 7) }
     /// No tick for the hold time: stopped, said once.
-    public static let droppedOut = ClockFollowerChanges(rawValue: 1 << 8)
+    public static var droppedOut: ClockFollowerChanges { ClockFollowerChanges(rawValue: 1 << 8) }
     /// Song Position while the song plays, which MIDI 1.0 sends only while stopped: ignored.
-    public static let songPositionIgnored = ClockFollowerChanges(rawValue: 1 << 9)
+    public static var songPositionIgnored: ClockFollowerChanges { ClockFollowerChanges(rawValue: 1 << 9) }
 }
