@@ -8,6 +8,9 @@
 ///   rule of Goldenshluger and Nemirovski, 1997). Steady ticks grow the window to
 ///   `maximumWindow`; a tempo step or ramp makes the wide line disagree with the
 ///   narrow ones, and the window shrinks to the ticks after the change.
+/// * **Ramp.** The same choice is made for parabolas over the ticks; when the
+///   parabola's window knows the next tick better than the line's (a ramp has
+///   narrowed the line), the grid follows the parabola's tangent at the newest tick.
 /// * **Jump.** Three intervals in a row more than 20 % off the followed period,
 ///   all one way: the window restarts at the change (the reference follower's rule).
 /// * **Spread.** Estimated from the second differences of arrival frames (a line
@@ -34,17 +37,25 @@ extension ClockFollower {
         measureSpread()
         if state == .locked, let line, jumped(from: line.framesPerTick) {
             regime = settings.jumpIntervals + 1
+            curvedRegime = regime
             changes.insert(.jumped)
         } else {
-            let kept = consistentWindow()
+            let kept = consistentWindow(curved: false)
             if kept < regime {
                 regime = kept
                 changes.insert(.narrowed)
             }
+            curvedRegime = consistentWindow(curved: true)
         }
         // While holding, the held line stands until the new ticks make a lock.
         if state == .holding && regime < settings.lockTicks { return changes }
-        line = TickLine(fitting: ticks, count: min(regime, ticks.count))
+        var fitted = TickLine(fitting: ticks, count: min(regime, ticks.count))
+        // A ramp: the parabola, when it may be wide enough to know the next tick better.
+        if settings.followsRamps && latticeStep == 0 && curvedRegime >= settings.minimumCurvedWindow && curvedRegime <= ticks.count {
+            let curve = TickCurve(fitting: ticks, count: curvedRegime)
+            if curve.varianceFactor(ticksAfterNewest: 1) < fitted.varianceFactor(ticksAfterNewest: 1) { fitted = curve.tangent }
+        }
+        line = fitted
         lineSerial = serial
         state = regime >= settings.lockTicks ? .locked : .acquiring
         return changes
@@ -66,13 +77,14 @@ extension ClockFollower {
     }
 
     /// The widest window (the current one, or a ladder step below it) whose
-    /// prediction of the next tick agrees with every narrower one's.
+    /// prediction of the next tick agrees with every narrower one's: lines, or
+    /// parabolas (`curved`, from `minimumCurvedWindow` ticks).
     #if REALTIME_CHECKS
     @_noLocks @_noAllocation
     #endif
-    func consistentWindow() -> Int {
-        let available = min(regime, ticks.count)
-        let floor = latticeStep > 0 ? settings.latticeMinimumWindow : 0
+    func consistentWindow(curved: Bool) -> Int {
+        let available = min(curved ? curvedRegime : regime, ticks.count)
+        let floor = curved ? settings.minimumCurvedWindow : (latticeStep > 0 ? settings.latticeMinimumWindow : 0)
         var lower = -Double.infinity, upper = Double.infinity
         var kept = 0
         let ladder = settings.windowLadder
@@ -88,9 +100,15 @@ extension ClockFollower {
             default: width = available
             }
             guard width >= 2, width >= floor, width <= available, index == 6 || width < available else { continue }
-            let fit = TickLine(fitting: ticks, count: width)
-            let predicted = fit.frame(ticksAfterNewest: 1)
-            let margin = settings.confidence * arrivalSpread * ClockMath.squareRoot(fit.varianceFactor(ticksAfterNewest: 1))
+            let predicted: Double, variance: Double
+            if curved {
+                let fit = TickCurve(fitting: ticks, count: width)
+                (predicted, variance) = (fit.frame(ticksAfterNewest: 1), fit.varianceFactor(ticksAfterNewest: 1))
+            } else {
+                let fit = TickLine(fitting: ticks, count: width)
+                (predicted, variance) = (fit.frame(ticksAfterNewest: 1), fit.varianceFactor(ticksAfterNewest: 1))
+            }
+            let margin = settings.confidence * arrivalSpread * ClockMath.squareRoot(variance)
             lower = max(lower, predicted - margin)
             upper = min(upper, predicted + margin)
             if lower > upper { return kept > 0 ? kept : width }

@@ -21,6 +21,8 @@ public struct ClockFollower: ~Copyable {
     var lineSerial: Int64 = 0
     /// The ticks since the last tempo change the fit may use (the fit's width).
     var regime = 0
+    /// The same for the parabola a ramp is followed with (`TickCurve`).
+    var curvedRegime = 0
     /// Every tick's serial number since the follower began; a gap in the ticks
     /// (`holding`) moves it by the ticks the held tempo says were missed.
     var serial: Int64 = -1
@@ -110,6 +112,7 @@ public struct ClockFollower: ~Copyable {
             if silent > settings.maximumHoldSeconds * Double(sampleRate) {
                 state = .idle
                 regime = 0
+                curvedRegime = 0
                 ticks.removeAll()
             }
             return .nothing
@@ -143,6 +146,7 @@ public struct ClockFollower: ~Copyable {
         if restart {
             ticks.removeAll()
             regime = 0
+            curvedRegime = 0
             latticeStep = 0
             arrivalSpread = settings.minimumSpread
             if before != .holding { state = .acquiring }
@@ -151,6 +155,7 @@ public struct ClockFollower: ~Copyable {
         serial += step
         lastTickFrame = frame
         regime = min(regime + 1, settings.maximumWindow)
+        curvedRegime = min(curvedRegime + 1, settings.maximumWindow)
 
         switch armed {
         case .start:
@@ -225,8 +230,8 @@ public struct ClockFollower: ~Copyable {
         return (Double(lineSerial + songTickOffset) + ticks / line.framesPerTick, line.framesPerTick)
     }
 
-    /// The fit's width (ticks) now.
-    public var fitTicks: Int { regime }
+    /// The width (ticks) of the fit the grid follows now.
+    public var fitTicks: Int { line?.count ?? 0 }
 
     /// The frame of the tick with serial `s`: the line, less half a lattice step when
     /// the ticks arrive on a period lattice (`ClockFollower+Fit.swift`).

@@ -15,6 +15,11 @@ public struct ClockFollowerSettings: Sendable, BitwiseCopyable {
     /// fit by chance a few times in 200 beats (at 2.5, fifteen: the beats' spread
     /// grew by a fifth), while a step of 1 % of the period is still seen within a beat.
     public var confidence: Double = 3
+    /// Whether a parabola may be followed through a ramp (`TickCurve`), and the
+    /// fewest ticks it is fitted to: 6, two more than it has coefficients plus one,
+    /// so that its first prediction is not the noise of three points.
+    public var followsRamps = true
+    public var minimumCurvedWindow: Int = 6
     /// The smallest arrival spread the fit assumes (frames): a clock written to the
     /// frame has ±0.5 frame of rounding, spread 0.29.
     public var minimumSpread: Double = 0.5
