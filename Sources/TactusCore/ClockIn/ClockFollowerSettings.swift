@@ -2,9 +2,10 @@
 public struct ClockFollowerSettings: Sendable, BitwiseCopyable {
     /// The widest fit, in ticks: 192 = 8 beats. With arrival jitter of spread σ the
     /// next tick's frame is known to σ × 0.145 over 192 ticks (σ × √(1/n + (n+1)²/(4·Sxx))),
-    /// so USB's uniform ±2 ms (σ = 1.15 ms) becomes 0.17 ms; its equivalent noise
-    /// bandwidth at 120 BPM (48 ticks a second) is about 0.25 Hz at its widest. A
-    /// tempo change narrows it at once (`confidence`), so width costs no lag.
+    /// so USB's uniform ±2 ms (σ = 1.15 ms) becomes 0.17 ms: 2.1 % of the jitter's
+    /// power passes, an equivalent noise bandwidth of 0.021 × 24 ≈ 0.5 Hz at 120 BPM
+    /// (48 ticks a second, 24 Hz to Nyquist) at its widest. A tempo change narrows
+    /// it at once (`confidence`), so width costs no lag.
     public var maximumWindow: Int = 192
     /// The narrower fits each new tick is checked against (ticks): a doubling ladder
     /// from 3, the fewest that show a tempo and a phase with one point to spare.

@@ -85,4 +85,40 @@ struct ClockInputDecoderTests {
         #expect(follower.receive(.songPosition(midiBeats: 16_383), atFrame: 0) == .located)
         #expect(follower.nextSongTick == 16_383 * 6)
     }
+
+    /// Bytes to song: a stream of ticks with garbage, a truncated Song Position and
+    /// ticks inside a Song Position, through the decoder into the follower. Every
+    /// tick counts: after Start and 30 ticks the song is at its tick 29, and the
+    /// three errors were reported where they were.
+    @Test func theSongCountsEveryTickThroughGarbage() {
+        var decoder = ClockInputDecoder()
+        var follower = ClockFollower(sampleRate: 48_000)
+        var bytes: [(UInt8, Int64)] = [(0xFA, 0)]
+        for n in 0..<30 {
+            let frame = 1_000 + Int64(n) * 1_000
+            if n != 15 { bytes.append((0xF8, frame)) }   // the 16th tick falls inside a Song Position
+            switch n {
+            case 5: bytes.append((0x33, frame + 10))                                  // stray data
+            case 9: bytes += [(0xF2, frame + 10), (0x01, frame + 10), (0xF6, frame + 11)]  // cut short
+            case 14: bytes += [(0xF2, frame + 10), (0xF8, frame + 1_000), (0x02, frame + 1_001), (0x00, frame + 1_002)]
+            default: break
+            }
+        }
+        var errors: [ClockInputError] = []
+        var songPositions: [UInt16] = []
+        for (byte, frame) in bytes {
+            switch decoder.decode(byte, atFrame: frame) {
+            case .event(.songPosition(let beats))?: songPositions.append(beats)
+            case .event(let event)?: _ = follower.receive(event, atFrame: frame)
+            case .error(let error)?: errors.append(error)
+            case nil: break
+            }
+        }
+        let songTick = follower.newestSongTick
+        #expect(songTick == 29)
+        #expect(errors.map(\.frame) == [6_010, 10_011])
+        #expect(errors.map(\.problem) == [.strayData(0x33), .truncated(status: 0xF2, received: 1, expected: 2, cutBy: 0xF6)])
+        #expect(songPositions == [2])
+        #expect(follower.state == .locked && abs(follower.tempo! - 120) < 0.01)
+    }
 }
