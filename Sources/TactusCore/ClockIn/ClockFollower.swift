@@ -41,6 +41,12 @@ public struct ClockFollower: ~Copyable {
     private var songTickOffset: Int64 = 0
     /// The song played when its clock dropped out: ticks coming back continue it.
     private var resumeAfterDropout = false
+    /// The last interval was about two periods long (`lostTickRatios`), and was
+    /// taken for a lost tick.
+    private var lastIntervalLong = false
+    private var lastIntervalInferred = false
+    /// Ticks inferred lost in transit (`lostTickRatios`), less those undone.
+    public private(set) var lostTicks = 0
 
     private enum Armed: BitwiseCopyable { case none, start, resume }
 
@@ -143,6 +149,7 @@ public struct ClockFollower: ~Copyable {
             if missed > settings.holdingAfterTicks { restart = true }
             if restart { step = max(1, floorToInt64(missed + 0.5)) }
         }
+        changes.formUnion(inferLostTick(atFrame: frame, restart: restart))
         if restart {
             ticks.removeAll()
             regime = 0
@@ -179,6 +186,37 @@ public struct ClockFollower: ~Copyable {
         changes.formUnion(refit())
         if state == .locked && before != .locked && before != .holding { changes.insert(.locked) }
         return changes
+    }
+
+    /// One interval of about two periods while locked, after a steady one: a tick
+    /// lost in transit, put back where the line expected it. A second such interval
+    /// at once is a tempo halved, not another loss: the first inference is undone,
+    /// and the fit follows the new tempo as any change.
+    #if REALTIME_CHECKS
+    @_noLocks @_noAllocation
+    #endif
+    private mutating func inferLostTick(atFrame frame: Int64, restart: Bool) -> ClockFollowerChanges {
+        var long = false
+        if !restart, state == .locked, let line, line.framesPerTick > 0 {
+            let ratio = Double(frame - lastTickFrame) / line.framesPerTick
+            long = ratio >= settings.lostTickRatios.lowest && ratio <= settings.lostTickRatios.highest
+        }
+        defer { lastIntervalLong = long }
+        if long && lastIntervalInferred {
+            ticks.removeBeforeNewest()
+            serial -= 1
+            lineSerial -= 1
+            lostTicks -= 1
+            lastIntervalInferred = false
+            return .nothing
+        }
+        lastIntervalInferred = false
+        guard long && !lastIntervalLong, let line else { return .nothing }
+        ticks.append(floorToInt64(line.frame(ticksAfterNewest: Double(serial + 1 - lineSerial)) + 0.5))
+        serial += 1
+        lostTicks += 1
+        lastIntervalInferred = true
+        return .tickLost
     }
 
     // MARK: What the grid is

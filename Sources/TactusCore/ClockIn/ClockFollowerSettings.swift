@@ -42,6 +42,12 @@ public struct ClockFollowerSettings: Sendable, BitwiseCopyable {
     /// not narrowed below this many ticks (a beat and a half, several teeth at any
     /// tempo where the lattice is seen), and a jump still applies.
     public var latticeMinimumWindow: Int = 48
+    /// An interval this many periods long, after one that was not, while locked, is
+    /// one tick lost in transit (a MIDI byte dropped): counted, and a tick put where
+    /// the line expected it, so the song and the grid do not slip a tick. Jitter of
+    /// ±2 ms reaches 1.6 periods only above 500 BPM; a tempo halved shows a second
+    /// such interval at once, which undoes the inference.
+    public var lostTickRatios: (lowest: Double, highest: Double) = (1.6, 2.4)
     /// No tick for this many tick periods: the tempo is held (the display says so).
     public var holdingAfterTicks: Double = 3
     /// No tick for this many beats at the held tempo, or `maximumHoldSeconds` if

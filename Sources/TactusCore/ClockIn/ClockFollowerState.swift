@@ -41,6 +41,9 @@ public struct ClockFollowerChanges: OptionSet, Hashable, Sendable, BitwiseCopyab
     public static var holding: ClockFollowerChanges { ClockFollowerChanges(rawValue: 1 << 7) }
     /// No tick for the hold time: stopped, said once.
     public static var droppedOut: ClockFollowerChanges { ClockFollowerChanges(rawValue: 1 << 8) }
+    /// One interval of about two periods between steady ones: a tick was lost in
+    /// transit, and counted (undone if the next interval is as long: a new tempo).
+    public static var tickLost: ClockFollowerChanges { ClockFollowerChanges(rawValue: 1 << 10) }
     /// Song Position while the song plays, which MIDI 1.0 sends only while stopped: ignored.
     public static var songPositionIgnored: ClockFollowerChanges { ClockFollowerChanges(rawValue: 1 << 9) }
 }

@@ -32,6 +32,18 @@ public struct TickTimes: ~Copyable {
     #endif
     public mutating func removeAll() { count = 0 }
 
+    /// Takes out the tick before the newest (an inference undone).
+    #if REALTIME_CHECKS
+    @_noLocks @_noAllocation
+    #endif
+    mutating func removeBeforeNewest() {
+        precondition(count >= 2)
+        let newestFrame = self[age: 0]
+        newest = newest == 0 ? capacity - 1 : newest - 1
+        storage[newest] = newestFrame
+        count -= 1
+    }
+
     /// The frame of the tick `age` ticks before the newest (0: the newest), `age < count`.
     #if REALTIME_CHECKS
     @_noLocks @_noAllocation
