@@ -14,7 +14,7 @@
 /// * **Jump.** Three intervals in a row more than 20 % off the followed period,
 ///   all one way: the window restarts at the change (the reference follower's rule).
 /// * **Spread.** Estimated from the second differences of arrival frames (a line
-///   and a slow ramp leave none): their mean absolute value over the last 64 ticks
+///   leaves none, a ramp almost none): their mean absolute value over the last 64 ticks
 ///   divided by 1.954 (√6 · √(2/π), independent errors, nearly normal).
 /// * **Period lattice.** A bridge that delivers every tick at the first frame of a
 ///   JACK period makes every interval a multiple of the period, while the

@@ -6,7 +6,13 @@
 /// (`ClockFollower+Fit.swift`): as wide as 8 beats while the ticks agree with one
 /// line, narrowed to the ticks after a tempo change as soon as a narrower fit
 /// disagrees with the wide one beyond their confidence intervals, and jumped
-/// straight to a new tempo when three intervals in a row differ by more than 20 %.
+/// straight to a new tempo when three intervals in a row differ by more than 20 %;
+/// through a ramp, a parabola when it knows the next tick better. A tick lost in
+/// transit is put back; a clock gone quiet is held, then dropped.
+///
+/// The caller gives each message's arrival frame (a JACK MIDI event's frame in
+/// the cycle, or an ALSA event's time stamp mapped to frames) and calls `advance`
+/// once a cycle, so that a clock gone quiet is noticed without a tick.
 ///
 /// Everything it keeps is allocated when it is made: taking a tick or asking where
 /// a tick falls never allocates or locks, so the JACK cycle may run it.
@@ -41,9 +47,9 @@ public struct ClockFollower: ~Copyable {
     private var songTickOffset: Int64 = 0
     /// The song played when its clock dropped out: ticks coming back continue it.
     private var resumeAfterDropout = false
-    /// The last interval was about two periods long (`lostTickRatios`), and was
-    /// taken for a lost tick.
+    /// The last interval was about two periods long (`lostTickRatios`).
     private var lastIntervalLong = false
+    /// The last interval was taken for a lost tick, put back in `ticks`.
     private var lastIntervalInferred = false
     /// Ticks inferred lost in transit (`lostTickRatios`), less those undone.
     public private(set) var lostTicks = 0
