@@ -68,4 +68,23 @@ struct ClockFollowerJitterTests {
         #expect(ClockFeed.Figures(ClockFeed.beatErrors(run, truth: truth, beats: 1..<40)).worst < 0.001)
         #expect(follower.bpm == BPM(120))
     }
+
+    /// ±2 ms at the ends of a musician's range: at 300 BPM two arrivals' jitter is
+    /// almost half an interval, yet no jump and no lost tick is seen (three intervals
+    /// 20 % off one way would need one arrival 60 % of a period, 5 ms, late); at
+    /// 40 BPM a tick is 62.5 ms. Both within the 120 BPM bounds.
+    @Test(arguments: [40.0, 300])
+    func jitterAtTheEndsOfTheRangeStaysWithinTheBounds(bpm: Double) {
+        let beats = 8..<120
+        let truth = ClockFeed.truth(count: 24 * beats.upperBound) { _ in bpm }
+        var follower = ClockFollower(sampleRate: ClockFeed.sampleRate)
+        let run = ClockFeed.run(&follower, arrivals: ClockFeed.jittered(truth, milliseconds: 2, seed: 17))
+        let figures = ClockFeed.Figures(ClockFeed.beatErrors(run, truth: truth, beats: beats))
+        print("±2 ms jitter at \(bpm) BPM: \(figures)")
+        #expect(!run.changes.contains { !$0.isDisjoint(with: [.jumped, .tickLost]) })
+        #expect(follower.lostTicks == 0)
+        #expect(figures.count == beats.count)
+        #expect(figures.rootMeanSquare <= 0.25 && figures.worst <= 1)
+        #expect(abs(follower.tempo! - bpm) < bpm * 0.0005)
+    }
 }
