@@ -29,10 +29,8 @@ public final class ControlSession<Clock: ControlClock> {
     public private(set) var bar: BarSettings
     /// The bar before it, still heard until the engine applies the change at its bar line.
     private var previousBar: BarSettings
-    /// `EngineStatus.barChanges` when `bar` was asked for.
-    private var barChangesAtRequest = 0
-    /// A bar change was asked for and may not have been applied yet.
-    private var barRequested = false
+    /// The number of the bar change that asked for `bar` (`EngineControl.pushBarChange`), 0: none.
+    private var barRequest = 0
     /// The tempo heard before the last bar change was asked for: the engine folds
     /// any tempo asked for meanwhile into the pending change, so this is what
     /// plays until its bar line.
@@ -220,8 +218,7 @@ public final class ControlSession<Clock: ControlClock> {
         previousBar = heardBar
         previousTempo = heardTempo
         bar = settings
-        barChangesAtRequest = engine.pointee.status.barChanges.load(ordering: .acquiring)
-        barRequested = true
+        barRequest = engine.pointee.barRequestsPushed.load(ordering: .relaxed)
         requestPoint = point
     }
 
@@ -229,8 +226,8 @@ public final class ControlSession<Clock: ControlClock> {
 
     /// Whether a bar change asked for still waits for its bar line (or beat).
     public var changePending: Bool {
-        barRequested && engine.pointee.status.running.load(ordering: .acquiring)
-            && engine.pointee.status.barChanges.load(ordering: .acquiring) <= barChangesAtRequest
+        barRequest > 0 && engine.pointee.status.running.load(ordering: .acquiring)
+            && engine.pointee.status.barRequestApplied.load(ordering: .acquiring) < barRequest
     }
 
     /// The bar the engine plays now: a change asked for while running lands at

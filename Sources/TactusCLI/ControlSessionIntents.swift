@@ -127,7 +127,7 @@ extension ControlSession {
 
     /// A bar change at the next bar line; false when the engine's queue is full.
     private func changeBar(_ settings: BarSettings) -> Bool {
-        guard engine.pointee.commands.push(.changeBar(settings, tempo: nil, at: .nextBar)) else { return false }
+        guard engine.pointee.pushBarChange(settings, tempo: nil, at: .nextBar) else { return false }
         requested(settings)
         return true
     }

@@ -104,7 +104,7 @@ enum MetronomeHarness {
         }
         log.append("control-input received \(received) dropped \(metronome.shared.pointee.controlInput.dropped.load(ordering: .relaxed))")
         log.append("tempo-changes \(sweepIndex + tempoIndex)")
-        log.append("bar-changes \(control.pointee.status.barChanges.load(ordering: .relaxed)) tempo \(BPM(hundredths: control.pointee.status.tempoHundredths.load(ordering: .relaxed)))")
+        log.append("bar-requests-applied \(control.pointee.status.barRequestApplied.load(ordering: .relaxed)) tempo \(BPM(hundredths: control.pointee.status.tempoHundredths.load(ordering: .relaxed)))")
         log.append("clicks-played \(control.pointee.status.clicksPlayed.load(ordering: .relaxed)) clocks-sent \(control.pointee.status.clocksSent.load(ordering: .relaxed))")
         log.append("wakeups-posted \(metronome.shared.pointee.wakeupsPosted.load(ordering: .relaxed))")
         log.append("transport-locates-taken \(metronome.shared.pointee.transportLocatesTaken.load(ordering: .relaxed))")
@@ -167,7 +167,7 @@ struct FirstTimeStep {
             gains.accent = 0.5
             let sounds = SoundSet.synthesized(sampleRate: m.sampleRate)
             let bar = BarSettings(meter: Meter(beatsPerBar: 7, beatUnit: 8)!, accents: AccentPattern("X.x.x..")!, subdivision: .triplets)
-            if m.control.pointee.commands.push(.changeBar(bar, tempo: BPM(133), at: .nextBar, sounds: sounds, gains: gains)) {
+            if m.control.pointee.pushBarChange(bar, tempo: BPM(133), at: .nextBar, sounds: sounds, gains: gains) {
                 loop.setTempo(BPM(133), alreadySent: true)
             } else {
                 sounds.deallocate()
@@ -177,7 +177,7 @@ struct FirstTimeStep {
             m.control.pointee.commands.push(.locate(bar: 3))
         })
         steps.append(FirstTimeStep(microseconds: 5_500_000, word: "meter 5/4") { m, _ in
-            m.control.pointee.commands.push(.changeBar(BarSettings(meter: Meter(beatsPerBar: 5, beatUnit: 4)!), tempo: nil, at: .nextBeat))
+            _ = m.control.pointee.pushBarChange(BarSettings(meter: Meter(beatsPerBar: 5, beatUnit: 4)!), tempo: nil, at: .nextBeat)
         })
         // Every other kind of command, once each, while running and stopped.
         let others: [(Int64, String, EngineCommand)] = [

@@ -40,7 +40,7 @@ struct PresetFeelSwitchTests {
             guard case .switched = switcher.select(named: name, control: control.pointee) else { Issue.record("not switched to \(name)"); return nil }
             var bar: BarSettings?
             while let c = control.pointee.commands.pop() {
-                if case .changeBar(let settings, _, _, _, _) = c { bar = settings }
+                if case .changeBar(let settings, _, _, _, _, _) = c { bar = settings }
             }
             return bar
         }

@@ -47,7 +47,7 @@ struct PresetSamplesSwitchTests {
         var first: EngineCommand?
         var count = 0
         while let c = control.pointee.commands.pop() { if first == nil { first = c }; count += 1 }
-        guard case .changeBar(_, _, _, let sounds, _) = first else {
+        guard case .changeBar(_, _, _, let sounds, _, _) = first else {
             if count > 0 { Issue.record("the first command is not the bar change: \(String(describing: first))") }
             return (nil, count)
         }

@@ -143,7 +143,7 @@ extension JACKServerTests {
             let r = run.report, log = run.log
             // Everything happened, on the running client: 20 ramp steps, the switch, the locate, the meter.
             #expect(log.split(separator: "\n").filter { $0.hasPrefix("first-time ") }.count == 36, "\(log)")
-            #expect(Self.figure("bar-changes", in: log) == 2, "\(log)")
+            #expect(Self.figure("bar-requests-applied", in: log) == 2, "\(log)")
             #expect(r.cycles >= 5_000)
             // Found by this run in the engine of ad2ee13 (debug build, backtraces with
             // TACTUS_RTPROBE_TRACE=1): the Swift runtime built the generic metadata of

@@ -17,7 +17,7 @@ extension Preset {
                       samples: SoundSet? = nil) -> Bool {
         var gains = sounds.gains
         gains.master = masterGain
-        guard control.commands.push(.changeBar(bar, tempo: tempo, at: point, sounds: samples, gains: gains)) else { return false }
+        guard control.pushBarChange(bar, tempo: tempo, at: point, sounds: samples, gains: gains) else { return false }
         control.commands.push(.setClockOffset(frames: clock.offsetFrames(sampleRate: sampleRate)))
         control.commands.push(.setClockWhileStopped(clock.sendWhileStopped))
         control.commands.push(.setSongPositionEnabled(clock.sendSongPosition))

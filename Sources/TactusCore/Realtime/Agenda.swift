@@ -39,6 +39,8 @@ struct BarChange: BitwiseCopyable {
     /// A time source's bar line and number for the new bars (`anchorBar`); nil:
     /// the bar line is the change's pulse, numbered after the old bars.
     var line: BarLine? = nil
+    /// Its number, when the control thread waits for it (`EngineCommand.changeBar`); 0 otherwise.
+    var request = 0
 }
 
 enum TransportChange: BitwiseCopyable {

@@ -240,7 +240,12 @@ public struct Engine: ~Copyable {
             grid.change(tempo: change.tempo, pulsesPerBeat: change.settings.meter.pulsesPerBeat, at: e)
         }
         if !change.sound.isEmpty { audio.schedule(change.sound, atGridFrame: grid.frame(of: e), retired: retired) }
-        status.barChanges.add(1, ordering: .relaxed)
+        heard(change, status: status)
+    }
+
+    /// A bar change applied: its number (if the control thread waits for it) published.
+    func heard(_ change: BarChange, status: borrowing EngineStatus) {
+        if change.request > 0 { status.barRequestApplied.store(change.request, ordering: .releasing) }
     }
 
     /// Start, Continue or a relocation, on the clock tick at pulse `e`.

@@ -27,12 +27,13 @@ extension Engine {
         if case .bar(let older)? = agenda.remove(.bar)?.change {
             change.tempo = older.tempo
             change.sound = older.sound
+            change.request = older.request
         }
         guard song.running || agenda.entry(.transport) != nil else {
             // Standing still: the bars hold from the song position the source rolls from.
             song.anchorMeter(anchor.line)
             adoptBarNow(change, retired: retired)
-            status.barChanges.add(1, ordering: .relaxed)
+            heard(change, status: status)
             return
         }
         // The grid pulse of song position 0: the source's while it drives the grid.

@@ -24,7 +24,9 @@ public enum EngineCommand: Sendable, BitwiseCopyable {
     /// click (a preset's samples and levels: the old bar keeps its sound to the
     /// end). The set replaced, or one never used (the switch overtaken by
     /// another), comes back in `EngineControl.retiredSounds`.
-    case changeBar(BarSettings, tempo: BPM?, at: SwitchPoint, sounds: SoundSet? = nil, gains: SoundGains? = nil)
+    /// `request`: its number when the control thread waits for it to be heard
+    /// (`EngineControl.pushBarChange`), 0 otherwise.
+    case changeBar(BarSettings, tempo: BPM?, at: SwitchPoint, sounds: SoundSet? = nil, gains: SoundGains? = nil, request: Int = 0)
     /// A time source's bars (an LV2 host's meter and `time:bar`): bar `bar`
     /// (from 1) of `settings` starts at song pulse `songPulse` (96 a quarter
     /// note, the source's song position), which may already be behind: a host
@@ -56,7 +58,7 @@ extension EngineCommand {
     public var tempo: BPM? {
         switch self {
         case .setTempo(let tempo): tempo
-        case .changeBar(_, let tempo, _, _, _): tempo
+        case .changeBar(_, let tempo, _, _, _, _): tempo
         default: nil
         }
     }

@@ -14,10 +14,10 @@ extension Engine {
         if owner.tempo {
             switch command {
             case .setTempo(let tempo): sourceRequests.ask(tempo: tempo); return
-            case .changeBar(let settings, let tempo?, let point, let sounds, let gains):
+            case .changeBar(let settings, let tempo?, let point, let sounds, let gains, let request):
                 // The tempo goes to the source; the bar still lands on its bar line.
                 sourceRequests.ask(tempo: tempo)
-                apply(.changeBar(settings, tempo: nil, at: point, sounds: sounds, gains: gains), blockStart: blockStart, control: control)
+                apply(.changeBar(settings, tempo: nil, at: point, sounds: sounds, gains: gains, request: request), blockStart: blockStart, control: control)
                 return
             default: break
             }
@@ -43,8 +43,9 @@ extension Engine {
             apply(.locate(bar: transportBar(atFrame: frame)), blockStart: blockStart, control: control)
         case .setTempo(let tempo):
             request(tempo: tempo)
-        case .changeBar(let settings, let tempo, let point, let sounds, let gains):
-            changeBar(BarChange(settings: settings, tempo: tempo, point: point, sound: SoundChange(sounds: sounds, gains: gains)), control: control)
+        case .changeBar(let settings, let tempo, let point, let sounds, let gains, let request):
+            changeBar(BarChange(settings: settings, tempo: tempo, point: point, sound: SoundChange(sounds: sounds, gains: gains), request: request),
+                      control: control)
         case .anchorBar(let settings, let songPulse, let bar):
             // Resolved after the time source's position for this block (`Engine.resolve(_:status:retired:)`, EngineBarAnchor.swift).
             barAnchor = BarAnchor(settings: settings, line: BarLine(songPulse: songPulse, number: Int(bar)))
@@ -97,7 +98,7 @@ extension Engine {
             _ = agenda.remove(.tempo)
             adoptBarNow(new, retired: control.retiredSounds)
             song.newSong()
-            control.status.barChanges.add(1, ordering: .relaxed)
+            heard(new, status: control.status)
         }
     }
 

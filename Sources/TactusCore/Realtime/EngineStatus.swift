@@ -25,8 +25,11 @@ public struct EngineStatus: ~Copyable, @unchecked Sendable {
     public let droppedEvents = Atomic<Int>(0)
     /// The frame of the last block rendered.
     public let frame = Atomic<Int64>(0)
-    /// Bumped whenever the engine applied a bar change (preset switch).
-    public let barChanges = Atomic<Int>(0)
+    /// The number of the last bar change asked for (`EngineControl.pushBarChange`)
+    /// that the engine applied: from then on it is heard. A plain value, not a
+    /// count of changes: a time source's meter change moves no number, so the
+    /// control thread never takes it for the change it waits for.
+    public let barRequestApplied = Atomic<Int>(0)
     /// The practice tools at the last beat heard (`EnginePractice.publishPractice`):
     /// the tempo map's entry (index, −1: no map plays) and the bar within it (from 1),
     /// whether the bar is a gap bar, the speed trainer's bars to its next step
@@ -49,9 +52,23 @@ public struct EngineControl: ~Copyable, @unchecked Sendable {
     /// Render thread → control thread: sound sets no longer used, to be freed.
     public let retiredSounds: SPSCRing<SoundSet>
     public let status = EngineStatus()
+    /// The number of the last bar change pushed (`pushBarChange`). Control thread only.
+    public let barRequestsPushed = Atomic<Int>(0)
 
     public init(commandCapacity: Int = 256) {
         commands = SPSCRing(capacity: commandCapacity)
         retiredSounds = SPSCRing(capacity: 8)
+    }
+
+    /// Pushes a bar change numbered (from 1, rising) so that the control thread
+    /// knows when the engine applied it (`EngineStatus.barRequestApplied`); the
+    /// number is `barRequestsPushed` after the push. False, nothing numbered,
+    /// when the ring is full. Control thread only (the ring's one producer).
+    public func pushBarChange(_ settings: BarSettings, tempo: BPM?, at point: SwitchPoint, sounds: SoundSet? = nil,
+                              gains: SoundGains? = nil) -> Bool {
+        let request = barRequestsPushed.load(ordering: .relaxed) + 1
+        guard commands.push(.changeBar(settings, tempo: tempo, at: point, sounds: sounds, gains: gains, request: request)) else { return false }
+        barRequestsPushed.store(request, ordering: .relaxed)
+        return true
     }
 }

@@ -159,7 +159,6 @@ extension Engine {
             pattern.bar.meter = bar.meter
             pattern.bar.accents = .standard(beats: bar.meter.beatsPerBar)
             grid.set(pulsesPerBeat: bar.meter.pulsesPerBeat)
-            status.barChanges.add(1, ordering: .relaxed)
         }
         song.align(bar: bar.number, atSongPulse: bar.songPulse)
     }

@@ -41,7 +41,7 @@ struct FirstHourDisplayTests {
         #expect(log.changes(to: model(h)) == [])
 
         // The bar line plays it: bar 13, the engine counted the change.
-        h.engine.pointee.status.barChanges.add(1, ordering: .releasing)
+        h.engine.pointee.status.barRequestApplied.store(h.engine.pointee.barRequestsPushed.load(ordering: .relaxed), ordering: .releasing)
         h.engine.pointee.status.bar.store(13, ordering: .releasing)
         h.engine.pointee.status.beat.store(1, ordering: .releasing)
         m = model(h)
@@ -61,7 +61,7 @@ struct FirstHourDisplayTests {
         h.key(.tempoStep(1), at: 0.1)
         #expect(model(h).tempo == BPM(120))
         #expect(model(h).pending == PendingChange(tempo: BPM(141), meter: Meter("3/4")!, bar: 5))
-        h.engine.pointee.status.barChanges.add(1, ordering: .releasing)
+        h.engine.pointee.status.barRequestApplied.store(h.engine.pointee.barRequestsPushed.load(ordering: .relaxed), ordering: .releasing)
         #expect(model(h).tempo == BPM(141))
     }
 
@@ -132,7 +132,7 @@ struct FirstHourDisplayTests {
         h.key(.cycleSubdivision, at: 3)
         h.key(.cycleSubdivision, at: 3.1)
         #expect(h.saved == [BPM(133.5)], "2 s after it was typed")
-        let subdivisions = h.commands().compactMap { if case .changeBar(let b, nil, .nextBar, nil, nil) = $0 { b.subdivision } else { nil } }
+        let subdivisions = h.commands().compactMap { if case .changeBar(let b, nil, .nextBar, nil, nil, _) = $0 { b.subdivision } else { nil } }
         #expect(subdivisions == [.eighths, .triplets])
         #expect(h.session.message == "subdivision triplets")
         var m = model(h)
@@ -178,7 +178,7 @@ struct FirstHourDisplayTests {
 
         // a: beat 2 x → o, asked for at the next bar line (5): heard still Xxxx, shown as coming.
         h.key(.cycleAccent, at: 2)
-        let asked = h.commands().compactMap { if case .changeBar(let b, nil, .nextBar, nil, nil) = $0 { b.accents.description } else { nil } }
+        let asked = h.commands().compactMap { if case .changeBar(let b, nil, .nextBar, nil, nil, _) = $0 { b.accents.description } else { nil } }
         #expect(asked == ["Xoxx"])
         var m = model(h)
         #expect(m.accents.description == "Xxxx")
@@ -189,11 +189,11 @@ struct FirstHourDisplayTests {
 
         // Again within the bar: o → . lands on the same bar line.
         h.key(.cycleAccent, at: 2.2)
-        #expect(h.commands().compactMap { if case .changeBar(let b, _, _, _, _) = $0 { b.accents.description } else { nil } } == ["X.xx"])
+        #expect(h.commands().compactMap { if case .changeBar(let b, _, _, _, _, _) = $0 { b.accents.description } else { nil } } == ["X.xx"])
         #expect(model(h).pending?.accents == AccentPattern("X.xx"))
 
         // The bar line plays it: the beat row and the log say X.xx.
-        h.engine.pointee.status.barChanges.add(1, ordering: .releasing)
+        h.engine.pointee.status.barRequestApplied.store(h.engine.pointee.barRequestsPushed.load(ordering: .relaxed), ordering: .releasing)
         h.engine.pointee.status.bar.store(5, ordering: .releasing)
         h.engine.pointee.status.beat.store(1, ordering: .releasing)
         h.engine.pointee.status.lastAccent.store(Accent.accent.rawValue, ordering: .releasing)
@@ -205,7 +205,7 @@ struct FirstHourDisplayTests {
         // Then . → X → x: the cycle comes round; < from beat 1 wraps to beat 4.
         h.key(.cycleAccent, at: 3)
         h.key(.cycleAccent, at: 3.1)
-        #expect(h.commands().compactMap { if case .changeBar(let b, _, _, _, _) = $0 { b.accents.description } else { nil } } == ["XXxx", "Xxxx"])
+        #expect(h.commands().compactMap { if case .changeBar(let b, _, _, _, _, _) = $0 { b.accents.description } else { nil } } == ["XXxx", "Xxxx"])
         h.key(.moveBeatCursor(-1), at: 4)
         h.key(.moveBeatCursor(-1), at: 4.1)
         #expect(h.session.beatCursor == 3)

@@ -49,7 +49,7 @@ struct PresetSampleReadSessionTests {
         // The read is done: the next round sends B with its sounds.
         read.finish(.success(SoundSet.synthesized(sampleRate: 48_000)))
         loading.poll(at: 2.005)
-        let bars = loading.commands().compactMap { if case .changeBar(let bar, let tempo, _, let sounds, _) = $0 { (bar, tempo, sounds) } else { nil } }
+        let bars = loading.commands().compactMap { if case .changeBar(let bar, let tempo, _, let sounds, _, _) = $0 { (bar, tempo, sounds) } else { nil } }
         #expect(bars.count == 1)
         #expect(bars.first?.0.meter == Meter("3/4")! && bars.first?.1 == BPM(140))
         let sounds = try #require(bars.first?.2)

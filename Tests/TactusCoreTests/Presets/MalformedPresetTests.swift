@@ -112,7 +112,7 @@ struct MalformedPresetTests {
         // Nothing pushed: the tempo too travels only as a command (and the status below plays 120).
         #expect(harness.control.pointee.commands.count == 0)
         harness.render(until: 96_000 * 2)
-        #expect(harness.control.pointee.status.barChanges.load(ordering: .relaxed) == 0)
+        #expect(harness.control.pointee.status.barRequestApplied.load(ordering: .relaxed) == 0)
         #expect(harness.control.pointee.status.tempoHundredths.load(ordering: .relaxed) == 12_000)
         #expect(harness.clocks.count == 192)
     }

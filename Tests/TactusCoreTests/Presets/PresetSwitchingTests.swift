@@ -48,7 +48,7 @@ struct PresetSwitchingTests {
         #expect(h.onsets.map(\.frame) == expectedOnsets.map(\.0))
         #expect(h.onsetSymbols == expectedOnsets.map(\.1))
         #expect(h.onsets.map(\.frame)[4...9] == [96_000, 139_308, 160_962, 182_617, 225_925, 247_579])
-        #expect(h.control.pointee.status.barChanges.load(ordering: .relaxed) == 1)
+        #expect(h.control.pointee.status.barRequestApplied.load(ordering: .relaxed) == 1)
         #expect(h.control.pointee.status.tempoHundredths.load(ordering: .relaxed) == 13_300)
         #expect(h.control.pointee.status.beatsPerBar.load(ordering: .relaxed) == 7)
     }
@@ -120,7 +120,7 @@ struct PresetSwitchingTests {
         h.render(until: 200_000)
         #expect(h.frame == 200_192)
         #expect(h.clocks == (0...200).map { Int64($0) * 1000 })
-        #expect(h.control.pointee.status.barChanges.load(ordering: .relaxed) == 0)
+        #expect(h.control.pointee.status.barRequestApplied.load(ordering: .relaxed) == 0)
     }
 
     @Test func theTerminalSelectsByNameOrFileAndAnUnknownNameChangesNothing() throws {
