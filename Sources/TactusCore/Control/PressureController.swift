@@ -31,17 +31,17 @@ public struct PressureController: Sendable {
     /// The tempo with the fractions below 0.01 BPM that continuous mode moves it
     /// by per update; `tempo` is this rounded, never stored apart.
     private var exactTempo: Double
-    private var timing: Timing
+    var timing: PressureTiming
     private var hold: TempoHold?
     private var deepPress: DeepPress?
-    private var reading = PressureReading()
+    var reading = PressureReading()
     private var pending: [TimedPressureEffect] = []
 
     public init(configuration: PressureConfiguration = PressureConfiguration(), tempo: BPM, at time: ControlTime = .zero) {
         self.configuration = configuration
         exactTempo = tempo.value
         now = time
-        timing = Timing(configuration)
+        timing = PressureTiming(configuration)
     }
 
     // MARK: - Inputs
@@ -112,7 +112,7 @@ public struct PressureController: Sendable {
     /// goes on under the new timings.
     public mutating func setConfiguration(_ configuration: PressureConfiguration) {
         self.configuration = configuration
-        timing = Timing(configuration)
+        timing = PressureTiming(configuration)
     }
 
     // MARK: - Outputs
@@ -393,111 +393,5 @@ public struct PressureController: Sendable {
         var i = 0
         while i < pending.count { body(pending[i]); i += 1 }
         pending.removeAll(keepingCapacity: true)
-    }
-
-    // MARK: - Schedule
-
-    private func forceStepTime(of hold: TempoHold, _ k: Int) -> ControlTime {
-        hold.start + timing.holdDelay + Int64(k) * timing.stepPeriod
-    }
-
-    private func longPressStepTime(of hold: TempoHold, _ k: Int) -> ControlTime {
-        hold.start + timing.longPressDelay + Int64(k) * timing.longPressInterval
-    }
-
-    /// The first force step at or after `time`: the step clock has been running
-    /// since the Note On, so a late start joins its schedule.
-    private func firstForceStep(of hold: TempoHold, notBefore time: ControlTime) -> Int {
-        let sinceFirst = time - (hold.start + timing.holdDelay)
-        guard sinceFirst > 0 else { return 0 }
-        return Int((sinceFirst + timing.stepPeriod - 1) / timing.stepPeriod)
-    }
-
-    private func acceleration(of hold: TempoHold) -> Double {
-        switch hold.mode {
-        case .force:
-            guard now >= hold.start + timing.holdDelay, reading.level != .rest else { return 0 }
-            if configuration.mode == .continuous {
-                return hold.key.direction * configuration.continuousRate(force: reading.force)
-            }
-            let amount = reading.level == .strong ? configuration.strongStep : configuration.lightStep
-            return hold.key.direction * amount * 1_000_000 / Double(timing.stepPeriod)
-        case .longPress:
-            guard now >= hold.start + timing.longPressDelay else { return 0 }
-            let k = hold.nextLongPressStep
-            let amount = k < configuration.longPressSlowSteps ? configuration.longPressSlowAmount
-                : k < configuration.longPressMediumSteps ? configuration.longPressMediumAmount
-                : configuration.longPressFastAmount
-            return hold.key.direction * amount * 1_000_000 / Double(timing.longPressInterval)
-        }
-    }
-}
-
-// MARK: - State
-
-/// An up/down key being held.
-private struct TempoHold: Sendable {
-    var key: ControlKey
-    var note: UInt7
-    var channel: MIDIChannel
-    /// The Note On: t = 0 of the timeline.
-    var start: ControlTime
-    var mode = PressureStatus.HoldMode.longPress
-    /// Index k of the next force step (at start + holdDelay + k × stepPeriod).
-    var nextForceStep = 0
-    /// Index k of the next long-press step (at start + longPressDelay + k × interval).
-    var nextLongPressStep = 0
-    /// Last Note On or pressure of this hold, for the stuck-key timeout.
-    var lastActivity: ControlTime
-    /// Continuous mode: the tempo has moved for the time up to here.
-    var integratedUntil: ControlTime
-
-    init(key: ControlKey, note: UInt7, channel: MIDIChannel, start: ControlTime) {
-        self.key = key
-        self.note = note
-        self.channel = channel
-        self.start = start
-        lastActivity = start
-        integratedUntil = start
-    }
-}
-
-/// The preset key being held, on its way to a deep press.
-private struct DeepPress: Sendable {
-    var note: UInt7
-    var channel: MIDIChannel
-    var start: ControlTime
-    var lastActivity: ControlTime
-    var holdReached = false
-    var committed = false
-}
-
-/// The held key's pressure, as last received.
-private struct PressureReading: Sendable {
-    var raw = 0
-    var force = 0.0
-    var level = ForceLevel.rest
-    /// The max cue may sound (re-armed once the value drops below the maximum).
-    var maximumArmed = true
-}
-
-/// The configuration's durations in whole microseconds.
-private struct Timing: Sendable {
-    var holdDelay: Int64
-    var stepPeriod: Int64
-    var longPressDelay: Int64
-    var longPressInterval: Int64
-    var deepPressMinimumHold: Int64
-    /// Nil: never release a key on its own.
-    var stuckKeyTimeout: Int64?
-
-    init(_ c: PressureConfiguration) {
-        // Periods of at least 1 ms, so a zero in a settings file cannot spin the loop.
-        holdDelay = max(ControlTime.microseconds(c.holdDelay), 0)
-        stepPeriod = max(ControlTime.microseconds(c.stepTimer) * Int64(max(c.ticksPerStep, 1)), 1_000)
-        longPressDelay = max(ControlTime.microseconds(c.longPressDelay), 0)
-        longPressInterval = max(ControlTime.microseconds(c.longPressInterval), 1_000)
-        deepPressMinimumHold = max(ControlTime.microseconds(c.deepPressMinimumHold), 0)
-        stuckKeyTimeout = c.stuckKeyTimeout > 0 ? max(ControlTime.microseconds(c.stuckKeyTimeout), 1_000) : nil
     }
 }
