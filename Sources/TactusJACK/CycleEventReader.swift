@@ -11,6 +11,10 @@ final class CycleEventReader {
     /// timebase master refused (`--transport follow` owns the tempo,
     /// docs/DESIGN.md §9, §13.4).
     private(set) var refusedEngineTempi = 0
+    /// The gaps this client was not run for (`CycleEvent.cyclesSkipped`) and
+    /// their frames, said when it stops.
+    private(set) var gaps = 0
+    private(set) var framesSkipped: Int64 = 0
     private var peerTempo: BPM?
 
     /// A peer's tempo since the last call, once.
@@ -41,6 +45,9 @@ final class CycleEventReader {
             switch event {
             case .peerTempo(let tempo): peerTempo = tempo
             case .engineTempoRefused: refusedEngineTempi += 1
+            case .cyclesSkipped(_, let frames):
+                gaps += 1
+                framesSkipped += frames
             default:
                 moved = true
                 if requests != nil { transportLink.handle(event, requests: &requests!, control: control, shared: shared) }

@@ -34,6 +34,11 @@ extension JackMetronome {
         let received = shared.pointee.controlInputReceived.load(ordering: .relaxed)
         let dropped = shared.pointee.controlInput.dropped.load(ordering: .relaxed)
         log("stopped after \(shared.pointee.cycles.load(ordering: .relaxed)) cycles, \(xruns) xruns; control input: \(received) events, \(dropped) dropped")
+        takeCycleEvents(client: nil)
+        if cycleEvents.gaps > 0 {
+            let ms = (Double(cycleEvents.framesSkipped) * 1000 / Double(sampleRate)).rounded()
+            log("not run for \(cycleEvents.framesSkipped) frames (\(Int(ms)) ms) in \(cycleEvents.gaps) gaps: ticks due in them went out late, clicks were dropped (docs/DESIGN.md §3.6)")
+        }
         // What following a timebase master's BBT took as stale (docs/DESIGN.md §13.6),
         // read once the process callback no longer runs (the client is closed).
         if !isConnected, let follower = context?.pointee.follower,

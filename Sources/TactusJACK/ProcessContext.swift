@@ -48,6 +48,9 @@ struct ProcessContext: ~Copyable {
     /// Set in a cycle that has news for the control thread: `wakeup` is posted
     /// once, at the cycle's end.
     var wakeControlThread = false
+    /// A sounding block ended at `endFrame` on this server (false before the
+    /// first, and after a server's loss: the new one continues where it ended).
+    var endedBlock = false
     /// `--transport` (docs/DESIGN.md §13): the cycle reads the mode from
     /// `JackShared.transportMode` (`TransportCycleMode`: a preset may change it
     /// while running); the transport as the last cycle saw it, the timebase
@@ -150,6 +153,12 @@ enum ProcessCycle {
             if let clockBuffer { host.clearMIDI(clockBuffer) }
         } else {
             let start = context.pointee.timeline.frame(forJackFrame: times.frame)
+            let previousEnd = context.pointee.endFrame
+            if context.pointee.endedBlock && start != previousEnd {
+                shared.pointee.cycleEvents.push(.cyclesSkipped(from: previousEnd, frames: start - previousEnd))
+                context.pointee.wakeControlThread = true
+            }
+            context.pointee.endedBlock = true
             shared.pointee.frameClock.publish(frame: start, microseconds: times.microseconds, microsecondsPerFrame: microsecondsPerFrame)
             // jack2's own times are CLOCK_MONOTONIC_RAW, Link's clock on Linux.
             let hostMicroseconds = Double(times.microseconds - context.pointee.rawClockOffset.microseconds)

@@ -28,4 +28,8 @@ public enum CycleEvent: Sendable, BitwiseCopyable, Equatable {
     /// One of the engine's own tempi (the trainer's step, a tempo map's
     /// segment) refused by a source that owns the tempo (§13.4).
     case engineTempoRefused
+    /// This client was not run for `frames` frames from engine frame `from`
+    /// (an xrun, a cycle the server skipped): the block begins that far past
+    /// where the last one ended, and what fell between is late (docs/DESIGN.md §3.6).
+    case cyclesSkipped(from: Int64, frames: Int64)
 }

@@ -15,7 +15,7 @@ import TactusCore
 @Suite struct SimulatedSkippedCyclesTests {
     /// A run at `bpm` for `cycles` played cycles, `gaps` (cycle index → cycles
     /// missed before it): ticks, clicks and the first frames of the cycles played.
-    static func run(bpm: Double, cycles: Int, gaps: [Int: Int]) throws -> (ticks: [Int64], clicks: [Int64], starts: [Int64]) {
+    static func run(bpm: Double, cycles: Int, gaps: [Int: Int]) throws -> (ticks: [Int64], clicks: [Int64], starts: [Int64], skipped: [Int64]) {
         var options = JackRunOptions()
         options.engine = EngineConfiguration(sampleRate: 48000, tempo: BPM(bpm))
         let loop = try SimulatedProcessLoop(options: options, startFrame: UInt32.max - 96_000)
@@ -23,12 +23,14 @@ import TactusCore
             if let missed = gaps[k] { loop.skip(cycles: missed) }
             loop.cycle()
         }
-        return (loop.tickFrames, loop.onsets.map(\.engineFrame), loop.cycles.map(\.engineFrame))
+        let skipped = loop.events.compactMap { if case .cyclesSkipped(_, let frames) = $0 { frames } else { nil } }
+        return (loop.tickFrames, loop.onsets.map(\.engineFrame), loop.cycles.map(\.engineFrame), skipped)
     }
 
     /// The disturbed run against the undisturbed one: (ticks on their frame,
     /// ticks late at a cycle's first frame, what is wrong).
-    static func compare(_ run: (ticks: [Int64], clicks: [Int64], starts: [Int64]), with reference: (ticks: [Int64], clicks: [Int64], starts: [Int64]),
+    static func compare(_ run: (ticks: [Int64], clicks: [Int64], starts: [Int64], skipped: [Int64]),
+                        with reference: (ticks: [Int64], clicks: [Int64], starts: [Int64], skipped: [Int64]),
                         period: Int64 = 256) -> (onFrame: Int, late: Int, droppedClicks: Int, wrong: [String]) {
         let end = run.starts.last! + period
         let played = { (f: Int64) in run.starts.contains { f >= $0 && f < $0 + period } }
@@ -65,6 +67,9 @@ import TactusCore
         #expect(c.wrong.isEmpty, "\(c.wrong)")
         // 28 gaps of 512 frames against ticks 1233.3 frames apart: 12 fell in one, and a click.
         #expect(c.late == 12 && c.droppedClicks == 1 && c.onFrame > 300, "some ticks and a click fell in the gaps")
+        // Each gap told to the control thread once, with its length; none without gaps.
+        #expect(disturbed.skipped == Array(repeating: 512, count: gaps.count) && reference.skipped.isEmpty,
+                "\(disturbed.skipped) \(reference.skipped)")
     }
 
     /// One forced xrun: 68 ms (13 cycles of 256) missed 1.5 s in, 133 BPM:
@@ -78,6 +83,7 @@ import TactusCore
         print("simulated forced xrun at 133 BPM: 13 cycles missed, \(c.onFrame) ticks on their frame, \(c.late) late at the next cycle's first frame, \(c.droppedClicks) clicks dropped in the gap")
         #expect(c.wrong.isEmpty, "\(c.wrong)")
         #expect(c.late == 4 && c.onFrame > 250, "the gap of 3328 frames held 4 ticks (902.3 frames apart)")
+        #expect(disturbed.skipped == [3328] && reference.skipped.isEmpty, "\(disturbed.skipped)")
     }
 
     /// Tactus as timebase master, the transport rolling: two cycles missed
