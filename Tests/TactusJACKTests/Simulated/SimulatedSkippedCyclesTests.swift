@@ -114,12 +114,14 @@ import TactusCore
         let loop = try Self.missingCycles(mode: .follow)
         let reference = try Self.missingCycles(mode: .follow, gaps: false, cycles: 1200)
         let words = loop.transportMessages.map(\.bytes)
-        let c = Self.compare((loop.tickFrames, loop.onsets.map(\.engineFrame), loop.cycles.map(\.engineFrame)),
-                             with: (reference.tickFrames, reference.onsets.map(\.engineFrame), reference.cycles.map(\.engineFrame)))
+        let skipped = { (l: SimulatedProcessLoop) in l.events.compactMap { if case .cyclesSkipped(_, let frames) = $0 { frames } else { nil } } }
+        let c = Self.compare((loop.tickFrames, loop.onsets.map(\.engineFrame), loop.cycles.map(\.engineFrame), skipped(loop)),
+                             with: (reference.tickFrames, reference.onsets.map(\.engineFrame), reference.cycles.map(\.engineFrame), skipped(reference)))
         print("simulated follow with missed cycles: \(loop.onsets.count) clicks, transport \(words), \(c.onFrame) ticks on their frame, \(c.late) late at the next cycle's first frame")
         #expect(!loop.events.contains { if case .transportLocated = $0 { true } else { false } }, "\(loop.events)")
         #expect(words == [[0xFA]], "\(words)")
         #expect(c.wrong.isEmpty && c.late >= 5, "\(c.wrong)")
+        #expect(!skipped(loop).isEmpty && skipped(loop).allSatisfy { $0 == 512 } && skipped(reference).isEmpty, "\(skipped(loop))")
     }
 
     /// 6 s with two cycles missed every 47 while the transport rolls, as
