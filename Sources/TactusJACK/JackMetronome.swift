@@ -287,9 +287,8 @@ public final class JackMetronome {
             c.initialize(to: try ProcessContext(options: options, sampleRate: rate, control: control, shared: shared,
                                                 wakeup: wakeup.semaphore))
             if let link, let settings = options.link {
-                c.pointee.link = LinkTimeline(quantum: linkQuantum, sharesStartStop: settings.sharesStartStop,
-                                              tempo: options.engine.tempo.value)
-                c.pointee.linkSession = link.audio
+                c.pointee.link = (LinkTimeline(quantum: linkQuantum, sharesStartStop: settings.sharesStartStop,
+                                               tempo: options.engine.tempo.value), link.audio)
             }
             context = c
         }

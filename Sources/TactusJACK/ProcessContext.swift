@@ -36,10 +36,11 @@ struct ProcessContext: ~Copyable {
     var parser = MIDIParser()
     /// Where the last rendered block ended, so a new server continues from there.
     var endFrame: Int64 = 0
-    /// Ableton Link as the time source (`--link`), nil without it, and the
-    /// session's audio-thread API, which the callback's `JackHost` hands the cycle.
-    var link: LinkTimeline?
-    var linkSession: LinkAudio?
+    /// Ableton Link as the time source (`--link`), nil without it: the
+    /// timeline the cycle keeps, and the session's audio-thread API, which the
+    /// callback's `JackHost` hands the cycle (nil where the cycle's host brings
+    /// its own session, as the simulated tier's does).
+    var link: (timeline: LinkTimeline, audio: LinkAudio?)?
     /// Whether this client's cycles sound yet (`SoundingGate`).
     let gate = SoundingGate()
     /// The control thread's `ControlWakeup`, posted in a cycle that received
@@ -120,7 +121,7 @@ enum ProcessCycle {
     #endif
     static func run(_ context: UnsafeMutablePointer<ProcessContext>, frames: jack_nframes_t) {
         guard let client = context.pointee.client, let ports = context.pointee.ports else { return }
-        var host = JackHost(client: client, ports: ports, link: context.pointee.linkSession)
+        var host = JackHost(client: client, ports: ports, link: context.pointee.link?.audio)
         run(context, frames: frames, host: &host)
     }
 
@@ -155,8 +156,7 @@ enum ProcessCycle {
             let start = context.pointee.timeline.frame(forJackFrame: times.frame)
             let previousEnd = context.pointee.endFrame
             if context.pointee.endedBlock && start != previousEnd {
-                shared.pointee.cycleEvents.push(.cyclesSkipped(from: previousEnd, frames: start - previousEnd))
-                context.pointee.wakeControlThread = true
+                tell(context, .cyclesSkipped(from: previousEnd, frames: start - previousEnd))
             }
             context.pointee.endedBlock = true
             shared.pointee.frameClock.publish(frame: start, microseconds: times.microseconds, microsecondsPerFrame: microsecondsPerFrame)
@@ -184,11 +184,10 @@ enum ProcessCycle {
             if running != wasRunning && (mode.reads || context.pointee.link != nil) {
                 if running {
                     let bar = max(1, status.pointee.status.bar.load(ordering: .relaxed))
-                    shared.pointee.cycleEvents.push(.songStarted(transportFrame: context.pointee.engine.transportFrame(ofBar: bar)))
+                    tell(context, .songStarted(transportFrame: context.pointee.engine.transportFrame(ofBar: bar)))
                 } else {
-                    shared.pointee.cycleEvents.push(.songStopped)
+                    tell(context, .songStopped)
                 }
-                context.pointee.wakeControlThread = true
             }
             if let clockBuffer {
                 sendClock(context, into: clockBuffer, host: &host, blockStart: start, frames: frames)
@@ -205,6 +204,16 @@ enum ProcessCycle {
             shared.pointee.wakeupsPosted.add(1, ordering: .relaxed)
         }
         context.pointee.wakeControlThread = false
+    }
+
+    /// Hands the control thread one cycle event and has it woken at the
+    /// cycle's end (once, however many events the cycle told).
+    #if REALTIME_CHECKS
+    @_noLocks @_noAllocation
+    #endif
+    static func tell(_ context: UnsafeMutablePointer<ProcessContext>, _ event: CycleEvent) {
+        context.pointee.shared.pointee.cycleEvents.push(event)
+        context.pointee.wakeControlThread = true
     }
 
     /// Wakes the control thread (`ControlWakeup`): the one call out of the cycle
@@ -270,7 +279,7 @@ enum ProcessCycle {
     /// cycle then continues where this one ended.
     static func dryRun(_ context: UnsafeMutablePointer<ProcessContext>, frames: Int) {
         guard let client = context.pointee.client, let ports = context.pointee.ports else { return }
-        var host = JackHost(client: client, ports: ports, link: context.pointee.linkSession)
+        var host = JackHost(client: client, ports: ports, link: context.pointee.link?.audio)
         dryRun(context, frames: frames, host: &host)
     }
 

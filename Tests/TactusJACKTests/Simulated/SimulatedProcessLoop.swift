@@ -97,8 +97,8 @@ final class SimulatedProcessLoop {
         context.initialize(to: try ProcessContext(options: options, sampleRate: rate, control: engineControl, shared: shared, wakeup: nil))
         // JackMetronome with `--link`: the time source, the quantum a bar of the starting meter by default.
         if let link, let settings = options.link {
-            context.pointee.link = LinkTimeline(quantum: Double(settings.quantum ?? options.engine.bar.meter.beatsPerBar),
-                                                sharesStartStop: settings.sharesStartStop, tempo: options.engine.tempo.value)
+            context.pointee.link = (LinkTimeline(quantum: Double(settings.quantum ?? options.engine.bar.meter.beatsPerBar),
+                                                 sharesStartStop: settings.sharesStartStop, tempo: options.engine.tempo.value), nil)
             shared.pointee.linkPeers.store(link.peers, ordering: .relaxed)
         }
         self.clickLatency = clickLatency
