@@ -263,7 +263,7 @@ public final class JackMetronome {
         saidWaiting = false
         connectionKeeper.restore(newClient, clientName: clientName, log: log)
         // Start once connected, so the listener and the slaves get the first beat and its Start.
-        if !everConnected && !options.startStopped { control.pointee.commands.push(.start) }
+        if !everConnected { JackRunOptions.firstCommands(options) { control.pointee.commands.push($0) } }
         openGate(newClient)
         if let wasLost {
             let away = ContinuousClock.now - wasLost

@@ -50,6 +50,16 @@ public struct JackRunOptions: Sendable {
         try checkClockOffset()
         return Int32((clockOffsetMilliseconds * Double(sampleRate) / 1000).rounded())
     }
+
+    /// What the engine is told once the first server is there: the clock
+    /// running while stopped (`--clock-while-stopped`: from the first cycle, so
+    /// a slave shows the tempo before anything starts, docs/DESIGN.md §4.1),
+    /// then Start, unless `--start-stopped`, so the listener and the slaves get
+    /// the first beat and its Start.
+    static func firstCommands(_ options: JackRunOptions, _ push: (EngineCommand) -> Void) {
+        if options.engine.clockWhileStopped { push(.setClockWhileStopped(true)) }
+        if !options.startStopped { push(.start) }
+    }
 }
 
 /// `--link`, `--link-quantum N`, `--link-start-stop` (docs/DESIGN.md §11).

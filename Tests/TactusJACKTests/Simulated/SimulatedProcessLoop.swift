@@ -110,7 +110,7 @@ final class SimulatedProcessLoop {
         clock.reset(frames: UInt32(period))
         control.reset(frames: UInt32(period))
         ProcessCycle.dryRun(context, frames: period, host: &host)
-        if !options.startStopped { engineControl.pointee.commands.push(.start) }
+        JackRunOptions.firstCommands(options) { engineControl.pointee.commands.push($0) }
     }
 
     deinit {
