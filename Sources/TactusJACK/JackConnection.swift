@@ -8,6 +8,11 @@ public enum TactusPort: String, Sendable, CaseIterable {
     case clock
     /// JACK MIDI in: the keyboard controller.
     case control
+    /// Audio out, with `--sync-out`: the sync pulses (docs/DESIGN.md §14).
+    case sync
+    /// Audio out, with a sync kind that has a second line: DIN sync's run line
+    /// or a modular reset line (docs/DESIGN.md §14.2, §14.3).
+    case syncRun = "sync_run"
 
     var isOutput: Bool { self != .control }
 }

@@ -293,10 +293,7 @@ public final class JackMetronome {
             context = c
         }
         guard let context else { return }
-        let ports = JackPorts(click: try client.register(TactusPort.click.rawValue, .audioOutput),
-                              feedback: try client.register(TactusPort.feedback.rawValue, .audioOutput),
-                              clock: try client.register(TactusPort.clock.rawValue, .midiOutput),
-                              control: try client.register(TactusPort.control.rawValue, .midiInput))
+        let ports = try JackPorts.register(on: client, sync: context.pointee.engine.syncSettings)
         let handle = client.handle
         let raw = UnsafeMutableRawPointer(notices)
         jack_set_process_callback(handle, tactusProcess, UnsafeMutableRawPointer(context))

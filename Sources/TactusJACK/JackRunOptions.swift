@@ -15,6 +15,10 @@ public struct JackRunOptions: Sendable {
     public var clockConnections: [String] = []
     /// `--connect-control`: MIDI outputs connected to the `control` input at start.
     public var controlConnections: [String] = []
+    /// `--connect-sync`, `--connect-sync-run`: audio ports the `sync` and
+    /// `sync_run` outputs connect to at start (with `engine.sync`, docs/DESIGN.md §14).
+    public var syncConnections: [String] = []
+    public var syncRunConnections: [String] = []
     /// `--start-stopped`: wait for a start command instead of starting at once.
     public var startStopped = false
     /// `--transport`: JACK transport off, joined, as timebase master, or followed.

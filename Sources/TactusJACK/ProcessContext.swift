@@ -12,6 +12,9 @@ struct JackPorts: BitwiseCopyable {
     var feedback: OpaquePointer
     var clock: OpaquePointer
     var control: OpaquePointer
+    /// `sync` and `sync_run` (`--sync-out`, `JackPorts.register`); nil: not registered.
+    var sync: OpaquePointer? = nil
+    var syncRun: OpaquePointer? = nil
 }
 
 /// Everything the process callback touches, at one stable address handed to
@@ -145,6 +148,7 @@ enum ProcessCycle {
         let click = host.buffer(.click, frames)?.assumingMemoryBound(to: Float.self)
         let feedback = host.buffer(.feedback, frames)?.assumingMemoryBound(to: Float.self)
         let clockBuffer = host.buffer(.clock, frames)
+        let sync = syncBuffers(host: &host, frames: frames)
 
         if context.pointee.gate.holds(cycleFrame: times.frame) {
             // Not yet connected: silence, and the engine and timeline stay where
@@ -152,6 +156,7 @@ enum ProcessCycle {
             if let click { for i in 0..<Int(frames) { click[i] = 0 } }
             if let feedback { for i in 0..<Int(frames) { feedback[i] = 0 } }
             if let clockBuffer { host.clearMIDI(clockBuffer) }
+            silence(sync, frames: frames)
         } else {
             let start = context.pointee.timeline.frame(forJackFrame: times.frame)
             let previousEnd = context.pointee.endFrame
@@ -175,7 +180,7 @@ enum ProcessCycle {
                                          frames: Int(frames), host: hostMicroseconds, microsecondsPerFrame: microsecondsPerFrame)
             let input = CycleInput(start: start, frames: Int(frames), owner: owner, transport: reading.move)
             context.pointee.engine.cycle(input, source: &source, control: status.pointee, click: click, feedback: feedback,
-                                         events: &context.pointee.events)
+                                         events: &context.pointee.events, sync: sync)
             // Tactus started or stopped: the control thread hands it on to JACK
             // transport now (from the transport frame of the bar it plays); with
             // Link the session started or stopped it, and the control thread says
