@@ -19,15 +19,23 @@ extension ProcessCycle {
     /// the cycle's position for the engine's time-source seam: the master's BBT
     /// (`BBTFollower`), or without a master the transport frame at Tactus's own tempo.
     /// Generic over the cycle's host: checked as `run(_:frames:)` specializes it.
+    /// Inlined, so that `off` costs the cycle a comparison, not a call.
+    @inline(__always)
     static func readTransport<Host: CycleHost>(_ context: UnsafeMutablePointer<ProcessContext>, host: inout Host, frames: jack_nframes_t,
                                                jackFrame: UInt32) -> TransportReading {
-        let shared = context.pointee.shared
-        let mode = TransportCycleMode.current(shared)
+        let mode = TransportCycleMode.current(context.pointee.shared)
         guard mode.reads else {
             context.pointee.transport.forget()
             context.pointee.follower.reset()
             return TransportReading()
         }
+        return readTransport(context, mode: mode, host: &host, frames: frames, jackFrame: jackFrame)
+    }
+
+    /// `readTransport` in a mode that reads it.
+    static func readTransport<Host: CycleHost>(_ context: UnsafeMutablePointer<ProcessContext>, mode: TransportCycleMode, host: inout Host,
+                                               frames: jack_nframes_t, jackFrame: UInt32) -> TransportReading {
+        let shared = context.pointee.shared
         var position = jack_position_t()
         let state = host.transportQuery(&position)
         let seen = context.pointee.transport.observe(state, frame: position.frame, frames: frames, cycleFrame: jackFrame)

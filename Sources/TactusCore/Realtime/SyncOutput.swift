@@ -61,12 +61,18 @@ struct SyncOutput: ~Copyable {
     /// line (run or reset) into `second`, each `frames` long (either may be
     /// nil: the lines still advance). An edge whose frame has passed (skipped
     /// cycles) takes effect at the block's first frame.
+    /// Inlined, so that without a sync output (the usual run: nothing to
+    /// write, no edge to take) the cycle pays a comparison, not a call.
+    @inline(__always)
+    mutating func render(blockStart: Int64, frames: Int, clock: UnsafeMutablePointer<Float>?, second: UnsafeMutablePointer<Float>?) {
+        if clock == nil && second == nil && queue.first == nil { return }
+        renderLines(blockStart: blockStart, frames: frames, clock: clock, second: second)
+    }
+
     #if REALTIME_CHECKS
     @_noLocks @_noAllocation
     #endif
-    mutating func render(blockStart: Int64, frames: Int, clock: UnsafeMutablePointer<Float>?, second: UnsafeMutablePointer<Float>?) {
-        // No sync output (the usual run): nothing to write, no edge to take.
-        if clock == nil && second == nil && queue.first == nil { return }
+    private mutating func renderLines(blockStart: Int64, frames: Int, clock: UnsafeMutablePointer<Float>?, second: UnsafeMutablePointer<Float>?) {
         let end = blockStart + Int64(frames)
         var position = 0
         while let edge = queue.first, edge.frame < end {
