@@ -8,8 +8,10 @@ public enum TactusPort: String, Sendable, CaseIterable {
     case clock
     /// JACK MIDI in: the keyboard controller.
     case control
+    /// JACK MIDI in: an incoming beat clock to follow (`--clock-in`).
+    case clockIn = "clock_in"
 
-    var isOutput: Bool { self != .control }
+    var isOutput: Bool { self != .control && self != .clockIn }
 }
 
 /// One connection between a Tactus port and another client's port, kept so it

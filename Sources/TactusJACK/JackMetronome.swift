@@ -297,7 +297,8 @@ public final class JackMetronome {
         let ports = JackPorts(click: try client.register(TactusPort.click.rawValue, .audioOutput),
                               feedback: try client.register(TactusPort.feedback.rawValue, .audioOutput),
                               clock: try client.register(TactusPort.clock.rawValue, .midiOutput),
-                              control: try client.register(TactusPort.control.rawValue, .midiInput))
+                              control: try client.register(TactusPort.control.rawValue, .midiInput),
+                              clockIn: options.clockIn ? try client.register(TactusPort.clockIn.rawValue, .midiInput) : nil)
         let handle = client.handle
         let raw = UnsafeMutableRawPointer(notices)
         jack_set_process_callback(handle, tactusProcess, UnsafeMutableRawPointer(context))

@@ -29,6 +29,7 @@ struct SimulatedHost: CycleHost {
         case .feedback: UnsafeMutableRawPointer(loop.feedback)
         case .clock: loop.clock.pointer
         case .control: loop.control.pointer
+        case .clockIn: loop.options.clockIn ? loop.clockIn.pointer : nil
         }
     }
 
