@@ -25,7 +25,7 @@ struct ClockInFollow: ~Copyable {
     /// Where the followed song is at the block's first frame: rolling from the
     /// filtered tick line while the follower plays (locked or holding), else
     /// standing at the song position the clock set (a Song Position, or where
-    /// it stopped), with no tempo until locked. A tick is 4 of the engine's
+    /// it stopped), as JACK transport follow stands when stopped. A tick is 4 of the engine's
     /// pulses (96 a quarter note, MIDI 1.0's 24 clocks).
     #if REALTIME_CHECKS
     @_noLocks @_noAllocation
@@ -35,8 +35,7 @@ struct ClockInFollow: ~Copyable {
         if let song = follower.songPosition(atFrame: frame) {
             return TimelinePosition(rolling: true, songPulse: song.songTick * pulsesPerClock, framesPerPulse: song.framesPerTick / pulsesPerClock)
         }
-        let framesPerPulse = (follower.framesPerTick ?? 0) / pulsesPerClock
-        return TimelinePosition(rolling: false, songPulse: Double(follower.nextSongTick) * pulsesPerClock, framesPerPulse: framesPerPulse)
+        return TimelinePosition(rolling: false, songPulse: Double(follower.nextSongTick) * pulsesPerClock, framesPerPulse: 0)
     }
 }
 

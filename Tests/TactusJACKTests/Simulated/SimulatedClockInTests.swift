@@ -32,17 +32,27 @@ import TactusCore
         return (input, ticks)
     }
 
-    struct Run { var onsets: [UInt32]; var clockOut: [UInt32]; var joined: [String]; var ticks: [UInt32] }
+    struct Run { var onsets: [UInt32]; var clockOut: [UInt32]; var joined: [String]; var ticks: [UInt32]; var shownTempo: Int32 }
 
-    static func run(beatsAt120: Int, beatsAt140: Int) throws -> Run {
+    /// The scripted clock played through the loop; with `playerAtTick`, the
+    /// control thread sets 200 BPM there (what the tempo keys and pressure end
+    /// in) and stops (the player's Stop), which the clock, owning tempo and
+    /// transport, must refuse.
+    static func run(beatsAt120: Int, beatsAt140: Int, playerAtTick: Int? = nil) throws -> Run {
         let loop = try SimulatedProcessLoop(options: options())
         loop.run(cycles: 20)
         let script = Self.script(first: loop.jackFrame + 1000, beatsAt120: beatsAt120, beatsAt140: beatsAt140)
         loop.clockInput = script.input
+        if let tick = playerAtTick {
+            loop.run(untilJackFrame: script.ticks[tick])
+            loop.push(.setTempo(BPM(200)))
+            loop.push(.stop)
+        }
         loop.run(untilJackFrame: script.ticks.last! + 256)
         let clockOut = loop.midi.filter { $0.bytes == [0xF8] }.map(\.jackFrame)
         let joined = loop.midi.prefix(2).map { "\($0.jackFrame) \($0.bytes)" }
-        return Run(onsets: loop.onsets.map(\.jackFrame), clockOut: clockOut, joined: joined, ticks: script.ticks)
+        return Run(onsets: loop.onsets.map(\.jackFrame), clockOut: clockOut, joined: joined, ticks: script.ticks,
+                   shownTempo: loop.engineControl.pointee.status.tempoHundredths.load(ordering: .relaxed))
     }
 
     /// At 120 BPM the follower locks on the Start's third tick (`lockTicks`,
@@ -62,6 +72,18 @@ import TactusCore
         #expect(run.clockOut == Array(run.ticks.dropFirst(6)), "out \(run.clockOut.prefix(8)), in \(run.ticks.prefix(8))")
         let again = try Self.run(beatsAt120: 8, beatsAt140: 0)
         #expect(again.onsets == run.onsets && again.clockOut == run.clockOut)
+    }
+
+    /// The player's tempo (keys, pressure: the control thread's `setTempo`) and
+    /// Stop at beat 3 while the clock owns tempo and transport (docs/DESIGN.md
+    /// §9): both refused, every click and clock tick where the clock alone puts
+    /// them, and the tempo shown the clock's.
+    @Test func thePlayersTempoAndStopAreRefusedWhileTheClockOwnsThem() throws {
+        let run = try Self.run(beatsAt120: 8, beatsAt140: 0, playerAtTick: 60)
+        let alone = try Self.run(beatsAt120: 8, beatsAt140: 0)
+        #expect(run.onsets == alone.onsets && run.clockOut == alone.clockOut, "clicks \(run.onsets), without the player \(alone.onsets)")
+        #expect(run.onsets.count == 7)
+        #expect(run.shownTempo == 12_000 && alone.shownTempo == 12_000, "\(run.shownTempo), \(alone.shownTempo)")
     }
 
     /// A 120 → 140 BPM step after 8 beats (the first 140 BPM tick on the old
