@@ -219,7 +219,7 @@ def cycle_rows(raw):
                      f"Engine.render loop as in the JACK callback, {grouped(cycles)} cycles × {m.group(2)} frames, {m.group(3)} BPM",
                      grouped(round(total / cycles)), "— (the peers have no offline loop; live below)"])
     live = {}
-    for name in ("tactus", "klick", "jack_midi_clock"):
+    for name in ("tactus", "klick", "jack_midi_clock", "tactus_sync"):
         ir = callgrind_total(os.path.join(directory, f"live-{name}.out"))
         cycles = rtprobe_cycles(os.path.join(directory, f"live-{name}.rtprobe"))
         if ir is not None and cycles:
@@ -237,6 +237,10 @@ def cycle_rows(raw):
         rows.append([4, "instructions per JACK process callback, live (callgrind)", period,
                      f"{grouped(round(t[0]))} ({t[1]} cycles)" if t else "—",
                      peer + (f" ({k[1]} and {j[1]} cycles)" if k and j else "")])
+        s = live.get("tactus_sync")
+        if s:
+            rows.append([4, "instructions per JACK process callback with --sync-out din24, live (callgrind)", period,
+                         f"{grouped(round(s[0]))} ({s[1]} cycles)", "— (no peer has sync outputs; Tactus without them above)"])
     return rows
 
 

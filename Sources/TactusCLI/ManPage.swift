@@ -156,6 +156,7 @@ enum ManPage {
         ("tactus learn", "Press the control keys and press hard: saves controller.json."),
         ("tactus render click.wav --seconds 600 --bpm 120 --subdivision eighths", "Ten minutes of click track, offline."),
         ("tactus render song.flac --map song.map", "A klick tempo map rendered whole, to FLAC (.wav, .aiff and .ogg by their names too)."),
+        ("tactus --bpm 96 --sync-out po system:playback_2 --connect-sync system:playback_1", "A Pocket Operator in a sync-in mode: the pulses on the left output (the PO's clock input), the click on the right."),
         ("tactus render po.wav --seconds 300 --bpm 96 --sync-out po", "A click track with a Pocket Operator's sync pulses beside it: channel 1 the click, channel 2 the sync."),
         ("tactus presets check ~/.config/tactus/presets/song.json", "Check a preset file and print every error in it."),
         ("tactus ports", "The ALSA sequencer and JACK ports to give --alsa-clock-to, --connect-clock and the like."),

@@ -11,6 +11,7 @@ public struct OptionSpec: Sendable {
         case jack = "JACK"
         case link = "Ableton Link (tempo and beat shared over the network)"
         case clock = "MIDI clock"
+        case sync = "Sync outputs (pulses for Pocket Operators, volcas, DIN sync, modular gear)"
         case pressure = "Pressure control (a key on your controller, pressed harder, changes the tempo)"
         case presets = "Presets"
         case alsa = "ALSA sequencer"
@@ -274,23 +275,28 @@ public enum OptionTable {
     static let syncKindAllowed = "one of " + SyncKind.spellings.joined(separator: ", ")
     static let syncWidthAllowed = "a pulse width in milliseconds from 0.1 to 100"
 
-    /// The sync track (docs/DESIGN.md §14), a channel of the rendered file after the click.
+    /// The sync outputs (docs/DESIGN.md §14): channels of the rendered file after
+    /// the click, or the JACK audio ports `sync` and `sync_run` of a live run.
     static let sync: [OptionSpec] = [
-        value("--sync-out", nil, "KIND", [.render], .render,
-              "add a sync track: po, volca (2 pulses a quarter note), din24, din48 (clock and run line), ppqn:N (modular clock)",
+        value("--sync-out", nil, "KIND", [.run, .render], .sync,
+              "sync pulses on the port sync (render: channel 2): po, volca (2 pulses a quarter note), din24, din48 (clock, run line on sync_run), ppqn:N (modular clock)",
               syncKindAllowed, choices: SyncKind.spellings) { o, v, n throws(OptionError) in
             guard let kind = SyncKind(parsing: v) else { throw bad(n, v, syncKindAllowed) }
             o.syncKind = kind
         },
-        value("--sync-width", nil, "MS", [.render], .render, "sync pulse width (default 15 for po and volca, 5 for ppqn:N, half the pulse for din)",
+        value("--sync-width", nil, "MS", [.run, .render], .sync, "sync pulse width (default 15 for po and volca, 5 for ppqn:N, half the pulse for din)",
               syncWidthAllowed) { o, v, n throws(OptionError) in
             o.syncWidthMilliseconds = try number(v, n, in: SyncSettings.widthRange, syncWidthAllowed, unit: "ms")
         },
-        value("--sync-reset", nil, "bar|off", [.render], .render, "ppqn:N's reset line: a pulse on every bar line and at a locate, or none (default off)",
+        value("--sync-reset", nil, "bar|off", [.run, .render], .sync, "ppqn:N's reset line (on sync_run): a pulse on every bar line and at a locate, or none (default off)",
               "bar or off", choices: SyncReset.allCases.map(\.rawValue)) { o, v, n throws(OptionError) in
             guard let reset = SyncReset(rawValue: v) else { throw bad(n, v, "bar or off") }
             o.syncReset = reset
         },
+        value("--connect-sync", nil, "PORT", [.run], .sync, "audio port the sync pulses go to, e.g. the output a Pocket Operator's input is wired to (repeatable)",
+              "a JACK audio input port", completion: .jackPort(kind: "audio", direction: .input)) { o, v, _ in o.connectSync.append(v) },
+        value("--connect-sync-run", nil, "PORT", [.run], .sync, "audio port the run line (din24, din48) or reset line (ppqn:N) goes to (repeatable)",
+              "a JACK audio input port", completion: .jackPort(kind: "audio", direction: .input)) { o, v, _ in o.connectSyncRun.append(v) },
     ]
 
     static let general: [OptionSpec] = [

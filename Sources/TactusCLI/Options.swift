@@ -63,6 +63,9 @@ public struct Options: Sendable {
     public var waitSeconds: Double?
     public var connectClock: [String] = []
     public var connectFeedback: [String] = []
+    /// `--connect-sync`, `--connect-sync-run`: where the sync ports go (docs/DESIGN.md §14).
+    public var connectSync: [String] = []
+    public var connectSyncRun: [String] = []
     public var connectControl: [String] = []
     public var startStopped = false
     /// `--transport off|join|master|master-force|follow` (or the starting preset's `"transport"`).

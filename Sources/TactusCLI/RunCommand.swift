@@ -205,7 +205,8 @@ public enum RunCommand {
         let view: JackView
         if let s = metronome.status {
             view = .connected(JackFigures(server: s.server, client: s.client, sampleRate: s.sampleRate, period: s.period,
-                                          xruns: s.xruns, dspLoadPercent: dspLoad.update(s.dspLoad), transport: s.transport))
+                                          xruns: s.xruns, dspLoadPercent: dspLoad.update(s.dspLoad), transport: s.transport,
+                                          sync: s.sync))
             connections += s.clockConnections.map { MIDIConnection(.jack, .clock, $0) }
             connections += s.controlConnections.map { MIDIConnection(.jack, .control, $0) }
         } else {
@@ -227,6 +228,8 @@ public enum RunCommand {
         jack.clockConnections = options.connectClock
         jack.controlConnections = options.connectControl
         jack.startStopped = options.startStopped
+        jack.syncConnections = options.connectSync
+        jack.syncRunConnections = options.connectSyncRun
         // --link-quantum and --link-start-stop mean --link.
         if options.link || options.linkQuantum != nil || options.linkStartStop {
             jack.link = LinkRunOptions(quantum: options.linkQuantum, sharesStartStop: options.linkStartStop)
@@ -244,7 +247,8 @@ public enum RunCommand {
                                           feedbackNotes: options.feedbackMIDI ? .standard : nil,
                                           // `--map`: laid out once, played from each Start, kept for the whole run.
                                           map: options.tempoMap.map { MapTimeline($0, loops: options.mapLoop, subdivision: options.subdivision ?? .none, pulse: options.pulse ?? .beat) },
-                                          countIn: options.countIn, trainer: options.trainer, gap: options.gapTrainer)
+                                          countIn: options.countIn, trainer: options.trainer, gap: options.gapTrainer,
+                                          sync: try options.liveSyncSettings())
         do {
             try jack.checkClockOffset()
         } catch {

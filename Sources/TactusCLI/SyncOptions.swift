@@ -17,4 +17,18 @@ extension Options {
         }
         return SyncSettings(kind: kind, widthMilliseconds: syncWidthMilliseconds, reset: syncReset ?? .off)
     }
+
+    /// The sync output of a live run: `syncSettings()`, and the ports
+    /// `--connect-sync` and `--connect-sync-run` name must exist: a connection
+    /// for a port that is not registered is a mistake said in one line.
+    public func liveSyncSettings() throws(OptionError) -> SyncSettings? {
+        let settings = try syncSettings()
+        if settings == nil && !(connectSync.isEmpty && connectSyncRun.isEmpty) {
+            throw OptionError("tactus: --connect-sync and --connect-sync-run connect the sync ports: give --sync-out KIND too (one of \(SyncKind.spellings.joined(separator: ", ")))")
+        }
+        if let settings, !settings.hasSecondLine && !connectSyncRun.isEmpty {
+            throw OptionError("tactus: --connect-sync-run connects sync_run, the run line of din24 and din48 or the reset line of ppqn:N with --sync-reset bar; \(settings.kind.spelling)\(settings.isModular ? " without --sync-reset bar" : "") has none")
+        }
+        return settings
+    }
 }

@@ -5,6 +5,8 @@ import TactusLink
 /// for their buffers.
 enum CyclePort: BitwiseCopyable {
     case click, feedback, clock, control, clockIn
+    /// The sync lines (`--sync-out`, docs/DESIGN.md §14): no buffer when the port is not registered.
+    case sync, syncRun
 }
 
 /// Everything the process cycle asks of the JACK server, and only that: the

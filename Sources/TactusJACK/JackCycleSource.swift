@@ -32,35 +32,32 @@ struct JackCycleSource<Session: LinkAudioSession>: CycleSource {
     mutating func position(answering requests: TimeSourceRequests, pulsesPerBeat: Int64) -> TimelinePosition? {
         guard owner.transport else { return transport }
         let shared = context.pointee.shared
-        if let session, let before = context.pointee.link?.peerTempoChanges {
-            let position = context.pointee.link?.position(of: session, frame: start, frames: frames, hostMicroseconds: host,
+        if let session, let before = context.pointee.link?.timeline.peerTempoChanges {
+            let position = context.pointee.link?.timeline.position(of: session, frame: start, frames: frames, hostMicroseconds: host,
                                                           microsecondsPerFrame: microsecondsPerFrame,
                                                           latencyFrames: shared.pointee.clickLatency.load(ordering: .relaxed),
                                                           pulsesPerBeat: pulsesPerBeat,
                                                           alone: shared.pointee.linkPeers.load(ordering: .relaxed) == 0,
                                                           requests: requests)
-            let phase = context.pointee.link?.phase ?? 0
-            let tempo = context.pointee.link?.tempo ?? 0
-            let changes = context.pointee.link?.peerTempoChanges ?? before
+            let phase = context.pointee.link?.timeline.phase ?? 0
+            let tempo = context.pointee.link?.timeline.tempo ?? 0
+            let changes = context.pointee.link?.timeline.peerTempoChanges ?? before
             shared.pointee.linkPhaseMillionths.store(Int(phase * 1_000_000), ordering: .relaxed)
             shared.pointee.linkTempoHundredths.store(Int(tempo * 100 + 0.5), ordering: .relaxed)
             shared.pointee.linkPeerTempoChanges.store(changes, ordering: .relaxed)
             // A peer's tempo: the control thread takes it into the pressure controller now.
             if changes != before {
-                shared.pointee.cycleEvents.push(.peerTempo(BPM(hundredths: Int32(clamping: Int(tempo * 100 + 0.5)))))
-                context.pointee.wakeControlThread = true
+                ProcessCycle.tell(context, .peerTempo(BPM(hundredths: Int32(clamping: Int(tempo * 100 + 0.5)))))
             }
             return position
         }
         if let running = requests.running {
-            shared.pointee.cycleEvents.push(.transportRequested(running: running))
-            context.pointee.wakeControlThread = true
+            ProcessCycle.tell(context, .transportRequested(running: running))
         }
         // The player's tempi the control session sees itself; the engine's own it hears of
         // here, woken to say so now (once a run: the trainer steps at bar lines at the most).
         if requests.enginesOwnTempo {
-            shared.pointee.cycleEvents.push(.engineTempoRefused)
-            context.pointee.wakeControlThread = true
+            ProcessCycle.tell(context, .engineTempoRefused)
         }
         return transport
     }

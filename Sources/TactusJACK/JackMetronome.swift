@@ -263,7 +263,7 @@ public final class JackMetronome {
         saidWaiting = false
         connectionKeeper.restore(newClient, clientName: clientName, log: log)
         // Start once connected, so the listener and the slaves get the first beat and its Start.
-        if !everConnected && !options.startStopped { control.pointee.commands.push(.start) }
+        if !everConnected { JackRunOptions.firstCommands(options) { control.pointee.commands.push($0) } }
         openGate(newClient)
         if let wasLost {
             let away = ContinuousClock.now - wasLost
@@ -287,18 +287,13 @@ public final class JackMetronome {
             c.initialize(to: try ProcessContext(options: options, sampleRate: rate, control: control, shared: shared,
                                                 wakeup: wakeup.semaphore))
             if let link, let settings = options.link {
-                c.pointee.link = LinkTimeline(quantum: linkQuantum, sharesStartStop: settings.sharesStartStop,
-                                              tempo: options.engine.tempo.value)
-                c.pointee.linkSession = link.audio
+                c.pointee.link = (LinkTimeline(quantum: linkQuantum, sharesStartStop: settings.sharesStartStop,
+                                               tempo: options.engine.tempo.value), link.audio)
             }
             context = c
         }
         guard let context else { return }
-        let ports = JackPorts(click: try client.register(TactusPort.click.rawValue, .audioOutput),
-                              feedback: try client.register(TactusPort.feedback.rawValue, .audioOutput),
-                              clock: try client.register(TactusPort.clock.rawValue, .midiOutput),
-                              control: try client.register(TactusPort.control.rawValue, .midiInput),
-                              clockIn: options.clockIn ? try client.register(TactusPort.clockIn.rawValue, .midiInput) : nil)
+        let ports = try JackPorts.register(on: client, sync: context.pointee.engine.syncSettings, clockIn: options.clockIn)
         let handle = client.handle
         let raw = UnsafeMutableRawPointer(notices)
         jack_set_process_callback(handle, tactusProcess, UnsafeMutableRawPointer(context))

@@ -15,6 +15,10 @@ public struct JackRunOptions: Sendable {
     public var clockConnections: [String] = []
     /// `--connect-control`: MIDI outputs connected to the `control` input at start.
     public var controlConnections: [String] = []
+    /// `--connect-sync`, `--connect-sync-run`: audio ports the `sync` and
+    /// `sync_run` outputs connect to at start (with `engine.sync`, docs/DESIGN.md §14).
+    public var syncConnections: [String] = []
+    public var syncRunConnections: [String] = []
     /// `--start-stopped`: wait for a start command instead of starting at once.
     public var startStopped = false
     /// `--transport`: JACK transport off, joined, as timebase master, or followed.
@@ -52,6 +56,16 @@ public struct JackRunOptions: Sendable {
     public func clockOffsetFrames(sampleRate: Int) throws(JackError) -> Int32 {
         try checkClockOffset()
         return Int32((clockOffsetMilliseconds * Double(sampleRate) / 1000).rounded())
+    }
+
+    /// What the engine is told once the first server is there: the clock
+    /// running while stopped (`--clock-while-stopped`: from the first cycle, so
+    /// a slave shows the tempo before anything starts, docs/DESIGN.md §4.1),
+    /// then Start, unless `--start-stopped`, so the listener and the slaves get
+    /// the first beat and its Start.
+    static func firstCommands(_ options: JackRunOptions, _ push: (EngineCommand) -> Void) {
+        if options.engine.clockWhileStopped { push(.setClockWhileStopped(true)) }
+        if !options.startStopped { push(.start) }
     }
 }
 

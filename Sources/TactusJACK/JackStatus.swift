@@ -21,6 +21,9 @@ public struct JackStatus: Hashable, Sendable {
     public var controlConnections: [String]
     /// `--transport`: "transport MODE, rolling|stopped; timebase WHO"; nil: off.
     public var transport: String?
+    /// `--sync-out`: the kind and its ports with their connections
+    /// (`JackMetronome.syncDescription`); nil: no sync output.
+    public var sync: String? = nil
 }
 
 extension JackMetronome {
@@ -39,6 +42,7 @@ extension JackMetronome {
                               let rolling = shared.pointee.transportRolling.load(ordering: .relaxed) ? "rolling" : "stopped"
                               let tempo = link.mode == .follow ? "; tempo from the timebase master" : ""
                               return "transport \(link.mode.label), \(rolling); timebase \(link.masterDescription(clientName: clientName, shared: shared))\(tempo)"
-                          }(transportLink))
+                          }(transportLink),
+                          sync: syncDescription(client, ports: ports))
     }
 }

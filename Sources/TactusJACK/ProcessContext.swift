@@ -14,6 +14,9 @@ struct JackPorts: BitwiseCopyable {
     var control: OpaquePointer
     /// `clock_in` (`--clock-in`), nil without it.
     var clockIn: OpaquePointer? = nil
+    /// `sync` and `sync_run` (`--sync-out`, `JackPorts.register`); nil: not registered.
+    var sync: OpaquePointer? = nil
+    var syncRun: OpaquePointer? = nil
 }
 
 /// Everything the process callback touches, at one stable address handed to
@@ -38,10 +41,11 @@ struct ProcessContext: ~Copyable {
     var parser = MIDIParser()
     /// Where the last rendered block ended, so a new server continues from there.
     var endFrame: Int64 = 0
-    /// Ableton Link as the time source (`--link`), nil without it, and the
-    /// session's audio-thread API, which the callback's `JackHost` hands the cycle.
-    var link: LinkTimeline?
-    var linkSession: LinkAudio?
+    /// Ableton Link as the time source (`--link`), nil without it: the
+    /// timeline the cycle keeps, and the session's audio-thread API, which the
+    /// callback's `JackHost` hands the cycle (nil where the cycle's host brings
+    /// its own session, as the simulated tier's does).
+    var link: (timeline: LinkTimeline, audio: LinkAudio?)?
     /// Whether this client's cycles sound yet (`SoundingGate`).
     let gate = SoundingGate()
     /// The control thread's `ControlWakeup`, posted in a cycle that received
@@ -127,7 +131,7 @@ enum ProcessCycle {
     #endif
     static func run(_ context: UnsafeMutablePointer<ProcessContext>, frames: jack_nframes_t) {
         guard let client = context.pointee.client, let ports = context.pointee.ports else { return }
-        var host = JackHost(client: client, ports: ports, link: context.pointee.linkSession)
+        var host = JackHost(client: client, ports: ports, link: context.pointee.link?.audio)
         run(context, frames: frames, host: &host)
     }
 
@@ -151,6 +155,7 @@ enum ProcessCycle {
         let click = host.buffer(.click, frames)?.assumingMemoryBound(to: Float.self)
         let feedback = host.buffer(.feedback, frames)?.assumingMemoryBound(to: Float.self)
         let clockBuffer = host.buffer(.clock, frames)
+        let sync = syncBuffers(host: &host, frames: frames)
 
         if context.pointee.gate.holds(cycleFrame: times.frame) {
             // Not yet connected: silence, and the engine and timeline stay where
@@ -158,12 +163,12 @@ enum ProcessCycle {
             if let click { for i in 0..<Int(frames) { click[i] = 0 } }
             if let feedback { for i in 0..<Int(frames) { feedback[i] = 0 } }
             if let clockBuffer { host.clearMIDI(clockBuffer) }
+            silence(sync, frames: frames)
         } else {
             let start = context.pointee.timeline.frame(forJackFrame: times.frame)
             let previousEnd = context.pointee.endFrame
             if context.pointee.endedBlock && start != previousEnd {
-                shared.pointee.cycleEvents.push(.cyclesSkipped(from: previousEnd, frames: start - previousEnd))
-                context.pointee.wakeControlThread = true
+                tell(context, .cyclesSkipped(from: previousEnd, frames: start - previousEnd))
             }
             context.pointee.endedBlock = true
             shared.pointee.frameClock.publish(frame: start, microseconds: times.microseconds, microsecondsPerFrame: microsecondsPerFrame)
@@ -183,7 +188,7 @@ enum ProcessCycle {
                                          frames: Int(frames), host: hostMicroseconds, microsecondsPerFrame: microsecondsPerFrame)
             let input = CycleInput(start: start, frames: Int(frames), owner: owner, transport: reading.move)
             context.pointee.engine.cycle(input, source: &source, control: status.pointee, click: click, feedback: feedback,
-                                         events: &context.pointee.events)
+                                         events: &context.pointee.events, sync: sync)
             // Tactus started or stopped: the control thread hands it on to JACK
             // transport now (from the transport frame of the bar it plays); with
             // Link the session started or stopped it, and the control thread says
@@ -192,11 +197,10 @@ enum ProcessCycle {
             if running != wasRunning && (mode.reads || context.pointee.link != nil) {
                 if running {
                     let bar = max(1, status.pointee.status.bar.load(ordering: .relaxed))
-                    shared.pointee.cycleEvents.push(.songStarted(transportFrame: context.pointee.engine.transportFrame(ofBar: bar)))
+                    tell(context, .songStarted(transportFrame: context.pointee.engine.transportFrame(ofBar: bar)))
                 } else {
-                    shared.pointee.cycleEvents.push(.songStopped)
+                    tell(context, .songStopped)
                 }
-                context.pointee.wakeControlThread = true
             }
             if let clockBuffer {
                 sendClock(context, into: clockBuffer, host: &host, blockStart: start, frames: frames)
@@ -213,6 +217,16 @@ enum ProcessCycle {
             shared.pointee.wakeupsPosted.add(1, ordering: .relaxed)
         }
         context.pointee.wakeControlThread = false
+    }
+
+    /// Hands the control thread one cycle event and has it woken at the
+    /// cycle's end (once, however many events the cycle told).
+    #if REALTIME_CHECKS
+    @_noLocks @_noAllocation
+    #endif
+    static func tell(_ context: UnsafeMutablePointer<ProcessContext>, _ event: CycleEvent) {
+        context.pointee.shared.pointee.cycleEvents.push(event)
+        context.pointee.wakeControlThread = true
     }
 
     /// Wakes the control thread (`ControlWakeup`): the one call out of the cycle
@@ -278,7 +292,7 @@ enum ProcessCycle {
     /// cycle then continues where this one ended.
     static func dryRun(_ context: UnsafeMutablePointer<ProcessContext>, frames: Int) {
         guard let client = context.pointee.client, let ports = context.pointee.ports else { return }
-        var host = JackHost(client: client, ports: ports, link: context.pointee.linkSession)
+        var host = JackHost(client: client, ports: ports, link: context.pointee.link?.audio)
         dryRun(context, frames: frames, host: &host)
     }
 

@@ -33,6 +33,18 @@ struct TransportObserver: BitwiseCopyable {
     /// whole periods off it (PipeWire's shim, §13.6): the frame to play from.
     private(set) var clockFrame: UInt32?
     private var seen = false
+    /// Not read for a while (`off`, docs/DESIGN.md §13.5): the next reading is
+    /// the transport as it is then, neither a roll started nor a locate.
+    private var resuming = false
+
+    /// The transport is not read from here on (`off`); the reading that ends it
+    /// tells no change.
+    @_noLocks @_noAllocation
+    mutating func forget() {
+        guard seen || !resuming else { return }
+        self = TransportObserver()
+        resuming = true
+    }
 
     /// This cycle's state and frame (`cycleFrame`: the cycle's
     /// `jack_last_frame_time`): (the roll started or stopped, the frame jumped).
@@ -70,8 +82,9 @@ struct TransportObserver: BitwiseCopyable {
             moving = nowMoving
             frame = f
             seen = true
+            resuming = false
         }
-        guard !first else { return (true, false) }
+        guard !first else { return (!resuming, false) }
         let changed = nowRolling != rolling
         return (changed, !changed && f != expected && !rolledOn)
     }

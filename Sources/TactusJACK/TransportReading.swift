@@ -11,11 +11,11 @@ struct TransportReading: BitwiseCopyable {
 }
 
 extension ProcessCycle {
-    /// JACK transport, once a cycle (`jack_transport_query`), in every mode (about
-    /// 150 instructions a cycle in `off`, docs/DESIGN.md §13.5), so
-    /// that a mode a preset switches to starts from the transport as it is: what
-    /// it does goes to the control thread (`JackTransportLink`: start, stop,
-    /// locate), woken when it changed and the mode is not `off`; in follow mode
+    /// JACK transport, once a cycle (`jack_transport_query`), in every mode but
+    /// `off` (where nobody uses it: about 250 instructions a cycle saved,
+    /// docs/DESIGN.md §13.5; a mode a preset switches to starts from the
+    /// transport as it is then): what it does goes to the control thread
+    /// (`JackTransportLink`: start, stop, locate); in follow mode
     /// the cycle's position for the engine's time-source seam: the master's BBT
     /// (`BBTFollower`), or without a master the transport frame at Tactus's own tempo.
     /// Generic over the cycle's host: checked as `run(_:frames:)` specializes it.
@@ -23,6 +23,11 @@ extension ProcessCycle {
                                                jackFrame: UInt32) -> TransportReading {
         let shared = context.pointee.shared
         let mode = TransportCycleMode.current(shared)
+        guard mode.reads else {
+            context.pointee.transport.forget()
+            context.pointee.follower.reset()
+            return TransportReading()
+        }
         var position = jack_position_t()
         let state = host.transportQuery(&position)
         let seen = context.pointee.transport.observe(state, frame: position.frame, frames: frames, cycleFrame: jackFrame)
@@ -34,7 +39,7 @@ extension ProcessCycle {
         var reading = TransportReading()
         // Whether a locate is anyone's to follow is decided here only: the
         // echo of Tactus's own locate, or jack2's reposition after a release.
-        let echo = seen.located && mode.reads && isEcho(shared, frame: position.frame)
+        let echo = seen.located && isEcho(shared, frame: position.frame)
         if takes && seen.changed && rolling {
             reading.move = .started(frame: position.frame)
         } else if takes && seen.located && context.pointee.transport.relocating && !echo {
@@ -43,14 +48,11 @@ extension ProcessCycle {
         }
         // A roll started or stopped is news to the control thread only against
         // what it was last told: the observer's first reading is a change by
-        // its own count (a mode switched to starts afresh), a stopped one
-        // nobody's stop.
+        // its own count, a stopped one nobody's stop.
         let rollingChanged = rolling != shared.pointee.transportRolling.load(ordering: .relaxed)
         shared.pointee.transportRolling.store(rolling, ordering: .relaxed)
         shared.pointee.transportFrame.store(position.frame, ordering: .relaxed)
         shared.pointee.timebasePresent.store(hasBBT, ordering: .relaxed)
-        // Said in every mode (the display shows the transport in `off` too);
-        // the control thread woken for it only when the mode carries it across.
         if seen.changed || seen.located {
             if seen.changed && rollingChanged {
                 shared.pointee.cycleEvents.push(rolling ? .transportStarted(frame: position.frame) : .transportStopped(frame: position.frame))
@@ -58,7 +60,7 @@ extension ProcessCycle {
             var taken = false
             if case .located? = reading.move { taken = true }
             if seen.located && !taken && !echo { shared.pointee.cycleEvents.push(.transportLocated(frame: position.frame)) }
-            if mode.reads { context.pointee.wakeControlThread = true }
+            context.pointee.wakeControlThread = true
         }
         // Not following: a follow a preset switches to later starts its phase afresh.
         guard mode.follows else { context.pointee.follower.reset(); return reading }

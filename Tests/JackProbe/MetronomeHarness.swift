@@ -20,6 +20,13 @@ enum MetronomeHarness {
         if let m = args.value("--meter") { guard let meter = Meter(m) else { fail("bad meter \(m)") }; bar = BarSettings(meter: meter) }
         if let s = args.value("--subdivision") { guard let sub = Subdivision(rawValue: s) else { fail("bad subdivision \(s)") }; bar.subdivision = sub }
         options.engine = EngineConfiguration(sampleRate: 48000, tempo: bpm, bar: bar)
+        // `--sync-out KIND [--sync-reset bar]`: the sync ports, as `tactus run --sync-out` (docs/DESIGN.md §14).
+        if let kind = args.value("--sync-out") {
+            guard let k = SyncKind(parsing: kind) else { fail("bad --sync-out \(kind)") }
+            options.engine.sync = SyncSettings(kind: k, reset: args.value("--sync-reset") == "bar" ? .bar : .off)
+        }
+        options.syncConnections = args.values("--connect-sync")
+        options.syncRunConnections = args.values("--connect-sync-run")
         options.startStopped = args.flag("--start-stopped")
         if let t = args.value("--transport") {
             guard let mode = JackTransportMode(rawValue: t) else { fail("bad --transport \(t)") }

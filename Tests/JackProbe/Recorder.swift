@@ -12,7 +12,8 @@ struct RecordedEvent: BitwiseCopyable {
     var value: Float
     var port: UInt8
     /// 0 audio onset, 1 MIDI event, 2 a hole: cycles this recorder was not run for
-    /// (`frame` to `frame + value`), whose events it could not see.
+    /// (`frame` to `frame + value`), whose events it could not see; 3 any other
+    /// change of an audio port's sample (`--levels`: the port's whole signal).
     var kind: UInt8
     var count: UInt8
     var bytes: (UInt8, UInt8, UInt8)
@@ -72,6 +73,10 @@ struct RecorderState: ~Copyable {
     /// Ports that have had an event since the start (bit i: audio port i + 1, bit
     /// 32 + i: MIDI port i + 1), for `--heard`.
     let heard = Atomic<UInt64>(0)
+    /// `--levels`: audio ports (bit i: port i + 1) whose every change of sample
+    /// is kept, not only the onsets: a sync line's falls, so its signal is known
+    /// sample for sample.
+    var levelPorts: UInt64 = 0
 }
 
 func recorderXrun(_ arg: UnsafeMutableRawPointer?) -> Int32 {
@@ -104,6 +109,8 @@ func recorderProcess(_ frames: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) 
             if x != 0 && previous == 0 {
                 record(s, RecordedEvent(frame: start + Int64(i), value: x, port: UInt8(index + 1), kind: 0, count: 0, bytes: (0, 0, 0)))
                 s.pointee.heard.bitwiseOr(1 << UInt64(index), ordering: .relaxed)
+            } else if x != previous && s.pointee.levelPorts & (1 << UInt64(index)) != 0 {
+                record(s, RecordedEvent(frame: start + Int64(i), value: x, port: UInt8(index + 1), kind: 3, count: 0, bytes: (0, 0, 0)))
             }
             previous = x
         }
@@ -166,6 +173,8 @@ enum Recorder {
         let registered = args.value("--registered")
         let activateAfter = args.value("--activate-after").flatMap(Double.init) ?? 0
         let readTransport = args.flag("--transport")
+        // `--levels 2,3`: audio ports whose every change is kept (`L port frame value` lines).
+        let levels = (args.value("--levels") ?? "").split(separator: ",").compactMap { Int($0) }
         TerminationSignals.block()
 
         let client = ProbeClient.open(name, server: server)
@@ -192,6 +201,7 @@ enum Recorder {
         cycleTimes.initialize(repeating: CycleTimeSample(frame: 0, microseconds: 0), count: 400_000)
         state.initialize(to: RecorderState(client: client, audio: audio, midi: midi, lastSample: lastSample, events: storage, capacity: capacity,
                                            xrunTimes: xrunTimes, xrunFrames: xrunFrames, cycleTimes: cycleTimes))
+        for port in levels where port >= 1 && port <= 64 { state.pointee.levelPorts |= 1 << UInt64(port - 1) }
         if readTransport {
             state.pointee.transport = .allocate(capacity: state.pointee.transportCapacity)
             state.pointee.transport?.initialize(repeating: TransportSample(frame: 0, state: 0, position: jack_position_t()), count: state.pointee.transportCapacity)
@@ -238,6 +248,8 @@ enum Recorder {
             } else if e.kind == 1 {
                 let bytes = [e.bytes.0, e.bytes.1, e.bytes.2].prefix(Int(min(3, e.count)))
                 text += "M \(e.port) \(e.frame) \(bytes.map { String($0, radix: 16) }.joined(separator: " "))\n"
+            } else if e.kind == 3 {
+                text += "L \(e.port) \(e.frame) \(e.value)\n"
             } else {
                 text += "A \(e.port) \(e.frame) \(e.value)\n"
             }

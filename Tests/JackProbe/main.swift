@@ -16,9 +16,11 @@ usage: tactus-jack-probe MODE [options]
            MIDI event with its absolute frame: `A port frame value`, `M port frame hex..`;
            --skip S keeps nothing (events, holes, xruns) from the first S seconds;
            `H from to` for cycles the recorder itself was not run for
+           [--levels P,P..]   every change of those audio ports' samples too: `L port frame value`
   send     --to PORT [--name N] [-s SERVER] [--rate EVENTS_PER_SECOND] [--seconds S]
            [--script FILE] [--report FILE]
   metronome  [tactus JACK options] [--tempo-sweep MS:BPM,BPM..] [--tempo-at SEC:BPM]...
+           [--sync-out KIND [--sync-reset bar]] [--connect-sync PORT] [--connect-sync-run PORT]
            [--transport-at SEC:start|stop|continue|locate=BAR]... [--clock-stream] [--events FILE]
            [--pressure] [--first-time]   (ramp, preset switch, locate, meter change from 1 s)
   allocate [--name N] [-s SERVER] [--seconds S]   (a process callback that mallocs and locks)

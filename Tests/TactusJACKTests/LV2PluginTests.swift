@@ -81,6 +81,35 @@ import Testing
         #expect(ticks.contains(96000) && ticks.contains(96800) && !ticks.contains(97000))
     }
 
+    /// A meter change inside a block, as jalv reports it from JACK's BBT: the
+    /// host goes from 4/4 at 130 BPM to 3/4 at 100 BPM at bar 2, frame 88 615.4,
+    /// 39 frames into a 256-frame block. jalv reads the transport at each
+    /// block's first frame and sends a time:Position only when it changed (the
+    /// first rolling block, then the tempo), its barBeat a float of whole ticks
+    /// (1/1920 beat): the next block's first frame, 88 832, says bar 2 (index 1)
+    /// beat 14/1920, so the host's bar line is 210 frames before it, 6.6 frames
+    /// after the exact one. Bar 2's downbeat sounds in the block before, on the
+    /// exact line; from there beat 1 stays on the host's bar lines: every click
+    /// within half a frame of its beat, accents every three beats from bar 2.
+    @Test func hostSyncPutsBeatOneOnTheHostsBarLineWhenTheMeterChangesMidBlock() throws {
+        let exactBar2 = 4 * 60 * Self.sampleRate / 130
+        let report = (exactBar2 / 256).rounded(.up) * 256
+        let tick = ((report - exactBar2) * 100 / (60 * Self.sampleRate) * 1920).rounded(.down)
+        let bar2 = report - tick / 1920 * 28800
+        #expect(report == 88_832 && tick == 14 && abs(bar2 - exactBar2 - 6.615) < 0.01)
+        let (r, _) = try LV2Bundle.render(["--frames", "340000", "--block", "256",
+                                           "--position", "0:0,0,4,4,130,1", "--position", "88832:1,\(tick / 1920),3,4,100,1"])
+        // The host's beats up to 336 000 frames: five at 130, then bar 2's bar line on.
+        let beats = (0..<5).map { Double($0) * 60 * Self.sampleRate / 130 } + (1..<9).map { bar2 + Double($0) * 28800 }
+        let clicks = r.clicks(port: 1).map(Double.init).filter { $0 < 336_000 }
+        #expect(clicks.count == beats.count, "clicks \(clicks)")
+        for (c, b) in zip(clicks, beats) { #expect(abs(c - b) <= 0.5, "click at \(c), the host's beat at \(b)") }
+        let accents = r.onsets.filter { $0.port == 1 && $0.value > 0.8 }.map { Double($0.frame) }.filter { $0 < 336_000 }
+        let lines = [0, exactBar2, bar2 + 86400, bar2 + 2 * 86400]
+        #expect(accents.count == lines.count, "accents \(accents)")
+        for (a, l) in zip(accents, lines) { #expect(abs(a - l) <= 0.5, "accent at \(a), the host's bar line at \(l)") }
+    }
+
     /// The host stops (speed 0) on beat 3: MIDI Stop and Song Position 8 (16ths),
     /// no clicks; it rolls again from bar 3: Song Position 32 and Continue there.
     @Test func hostSyncStandingStillSendsStopAndSongPositionAndRollingOnContinues() throws {

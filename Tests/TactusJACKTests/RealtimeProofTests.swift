@@ -98,6 +98,33 @@ extension JACKServerTests {
             #expect(run.sent == "sent 13000 lost 0\n")
         }
 
+        /// `--sync-out din24` (docs/DESIGN.md §14): the cycle fills the `sync`
+        /// and `sync_run` port buffers from the engine's edge queue every cycle,
+        /// at 999 BPM (a clock pulse every 120 frames, two a period of 64 at
+        /// times), the tempo sweeping, a Stop and a Start (the run line falling
+        /// and rising), a locate, 1000 controller messages a second: 0
+        /// allocations, 0 locks, 0 page faults. A recorder on the two ports
+        /// proves the lines were written.
+        @Test func syncOutputNeitherAllocatesNorLocksOver10000Cycles() throws {
+            let recording = TestFiles.file("rtsync-\(getpid()).recording")
+            let run = try Self.underInterposer(name: "rtsync", [
+                "--bpm", "999", "--sync-out", "din24", "--tempo-sweep", "100:999,250,998,299,640,997,120,999",
+                "--transport-at", "4:stop", "--transport-at", "5:start", "--transport-at", "8:locate=3",
+                "--connect-sync", "rec:audio_1", "--connect-sync-run", "rec:audio_2", "system:playback_1",
+            ], sending: 1000, seconds: 13, settle: 1.0,
+               companions: [["record", "--name", "rec", "--out", recording.path, "--audio-ports", "2", "--midi-ports", "1", "--seconds", "11"]])
+            let r = run.report
+            print("real-time proof, --sync-out din24: \(r.cycles) cycles, violations \(r.violations), faults \(r.counts["minor_faults"] ?? -1)/\(r.counts["major_faults"] ?? -1)")
+            #expect(r.cycles >= 10_000)
+            #expect(r.violations == 0, "calls on the process thread: \(r.counts)")
+            #expect(r.counts["minor_faults"] == 0 && r.counts["major_faults"] == 0, "page faults in the callback: \(r.counts)")
+            #expect(run.sent == "sent 13000 lost 0\n")
+            // The lines were there: hundreds of clock pulses, the run line up at Start and again after the Stop.
+            let lines = try Recording(contentsOf: recording)
+            #expect(lines.clicks(port: 1).count > 1000, "sync pulses recorded: \(lines.clicks(port: 1).count)")
+            #expect(lines.clicks(port: 2).count == 2, "run line rises: \(lines.clicks(port: 2))")
+        }
+
         /// `--clock-in` (the incoming clock's decoder and follower in the cycle,
         /// the time source): a clock sent into `clock_in` (Start, 120 BPM, a step
         /// to 140 at 5 s, Stop, Song Position and Continue at 8 s, 140 BPM on

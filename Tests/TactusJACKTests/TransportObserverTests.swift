@@ -70,4 +70,21 @@ import Testing
         #expect(o.observe(JackTransportRolling, frame: 2048, frames: 256) == (false, true))
         #expect(o.observe(JackTransportRolling, frame: 2304, frames: 256) == (false, false))
     }
+
+    /// Not read while `off` (docs/DESIGN.md §13.5): the first reading after
+    /// is the transport as it is, rolling or not, neither started nor located;
+    /// from there on a roll or a jump is one again.
+    @Test func theFirstReadingAfterForgettingTellsNoChange() {
+        var o = TransportObserver()
+        _ = o.observe(JackTransportStopped, frame: 0, frames: 256)
+        o.forget()
+        o.forget()
+        #expect(o.observe(JackTransportRolling, frame: 96_000, frames: 256) == (false, false))
+        #expect(o.rolling)
+        #expect(o.observe(JackTransportRolling, frame: 96_256, frames: 256) == (false, false))
+        #expect(o.observe(JackTransportStopped, frame: 96_512, frames: 256) == (true, false))
+        // Never read before: the first reading is a change by its own count, as at start.
+        var fresh = TransportObserver()
+        #expect(fresh.observe(JackTransportRolling, frame: 96_000, frames: 256) == (true, false))
+    }
 }

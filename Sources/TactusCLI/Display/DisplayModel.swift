@@ -113,9 +113,13 @@ public struct JackFigures: Hashable, Sendable {
     /// `--transport`: the mode, whether the transport rolls, and the timebase
     /// master ("transport master, rolling; timebase tactus (this client)"); nil: off.
     public var transport: String?
+    /// `--sync-out`: the kind and its ports ("po on tactus:sync -> system:playback_2"); nil: none.
+    public var sync: String?
 
-    public init(server: String, client: String, sampleRate: Int, period: Int, xruns: Int = 0, dspLoadPercent: Int = 0, transport: String? = nil) {
+    public init(server: String, client: String, sampleRate: Int, period: Int, xruns: Int = 0, dspLoadPercent: Int = 0, transport: String? = nil,
+                sync: String? = nil) {
         self.transport = transport
+        self.sync = sync
         self.server = server
         self.client = client
         self.sampleRate = sampleRate

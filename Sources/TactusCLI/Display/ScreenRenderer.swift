@@ -90,6 +90,8 @@ public struct ScreenRenderer: Sendable {
             presetRow(m),
             jackRow(m),
         ]
+        // `--sync-out`: what its ports carry and where they go (docs/DESIGN.md §14).
+        if case .connected(let j) = m.jack, let sync = j.sync { rows.append(Row(.medium, [label("sync"), Span(text: sync)])) }
         // Without `--link` the row says so (a musician looking for the session
         // sees it is not joined), and is the first to go on a small screen.
         rows.append(Row(m.link == nil ? .low : .medium, [label("Link"), Span(text: m.link?.text ?? "off")]))

@@ -108,7 +108,7 @@ struct ClickOutput: ~Copyable {
         mixClicks(into: out, from: position, to: frames)
     }
 
-    private func mixClicks(into out: UnsafeMutablePointer<Float>?, from: Int, to: Int) {
+    private mutating func mixClicks(into out: UnsafeMutablePointer<Float>?, from: Int, to: Int) {
         if let out { clickVoices.mix(into: out, from: from, to: to, sounds: sounds) } else { clickVoices.skip(to - from, sounds: sounds) }
     }
 

@@ -91,7 +91,9 @@ extension Engine {
         forgetCachedPoints()
         guard position.rolling, position.framesPerPulse > 0, position.framesPerPulse.isFinite else {
             if song.running || agenda.entry(.transport) != nil { stop(at: blockStart, control: control) }
-            rolling = false
+            // `--clock-while-stopped`: the clock goes on at the last tempo while
+            // the source stands still (docs/DESIGN.md §4.1).
+            if !clockWhileStopped { rolling = false }
             followed = nil
             return
         }

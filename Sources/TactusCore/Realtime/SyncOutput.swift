@@ -65,6 +65,8 @@ struct SyncOutput: ~Copyable {
     @_noLocks @_noAllocation
     #endif
     mutating func render(blockStart: Int64, frames: Int, clock: UnsafeMutablePointer<Float>?, second: UnsafeMutablePointer<Float>?) {
+        // No sync output (the usual run): nothing to write, no edge to take.
+        if clock == nil && second == nil && queue.first == nil { return }
         let end = blockStart + Int64(frames)
         var position = 0
         while let edge = queue.first, edge.frame < end {

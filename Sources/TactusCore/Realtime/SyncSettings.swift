@@ -106,7 +106,8 @@ public struct SyncSettings: Sendable, Hashable, BitwiseCopyable {
     /// Audio channels (JACK ports) the output needs: `sync`, and `sync_run` for a second line.
     public var channels: Int { hasSecondLine ? 2 : 1 }
 
-    var isModular: Bool {
+    /// `ppqn:N`: a modular clock, the one kind with a reset line (§14.3).
+    public var isModular: Bool {
         if case .ppqn = kind { return true }
         return false
     }

@@ -30,7 +30,16 @@ struct SimulatedHost: CycleHost {
         case .clock: loop.clock.pointer
         case .control: loop.control.pointer
         case .clockIn: loop.options.clockIn ? loop.clockIn.pointer : nil
+        case .sync: Self.hasSyncLine(0, loop.options) ? UnsafeMutableRawPointer(loop.sync) : nil
+        case .syncRun: Self.hasSyncLine(1, loop.options) ? UnsafeMutableRawPointer(loop.syncRun) : nil
         }
+    }
+
+    /// The ports `JackPorts.register` makes for `--sync-out`: `sync` (line 0),
+    /// and `sync_run` (line 1) for a kind with a second line.
+    static func hasSyncLine(_ line: Int, _ options: JackRunOptions) -> Bool {
+        guard let sync = options.engine.sync else { return false }
+        return line == 0 || sync.hasSecondLine
     }
 
     mutating func transportQuery(_ position: UnsafeMutablePointer<jack_position_t>) -> jack_transport_state_t {

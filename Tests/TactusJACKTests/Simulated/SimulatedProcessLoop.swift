@@ -47,6 +47,9 @@ final class SimulatedProcessLoop {
     var lateWakeUps: [UInt32: Int64] = [:]
     let click = UnsafeMutablePointer<Float>.allocate(capacity: 8192)
     let feedback = UnsafeMutablePointer<Float>.allocate(capacity: 8192)
+    /// The `sync` and `sync_run` audio outputs (`--sync-out`, docs/DESIGN.md §14.7).
+    let sync = UnsafeMutablePointer<Float>.allocate(capacity: 8192)
+    let syncRun = UnsafeMutablePointer<Float>.allocate(capacity: 8192)
     let clock = SimulatedMIDIBuffer()
     let control = SimulatedMIDIBuffer()
     /// The `clock_in` MIDI input (`--clock-in`).
@@ -69,6 +72,10 @@ final class SimulatedProcessLoop {
     private(set) var published: [(jackFrame: UInt32, engineFrame: Int64, position: jack_position_t)] = []
     /// Every cycle this client ran: its JACK frame, the transport's state and frame.
     private(set) var cycles: [(jackFrame: UInt32, engineFrame: Int64, state: jack_transport_state_t, transportFrame: UInt32)] = []
+    /// Every change of the sync lines' samples (line 0 `sync`, 1 `sync_run`),
+    /// from 0 before the first: with `--sync-out`, each line's whole signal.
+    private(set) var syncChanges: [(line: Int, jackFrame: UInt32, engineFrame: Int64, value: Float)] = []
+    private var syncLevels: [Float] = [0, 0]
     /// MIDI input for the `control` port, at JACK frames.
     var controlInput: [(jackFrame: UInt32, bytes: [UInt8])] = []
     /// MIDI input for the `clock_in` port (`--clock-in`), at JACK frames.
@@ -101,8 +108,8 @@ final class SimulatedProcessLoop {
         context.initialize(to: try ProcessContext(options: options, sampleRate: rate, control: engineControl, shared: shared, wakeup: nil))
         // JackMetronome with `--link`: the time source, the quantum a bar of the starting meter by default.
         if let link, let settings = options.link {
-            context.pointee.link = LinkTimeline(quantum: Double(settings.quantum ?? options.engine.bar.meter.beatsPerBar),
-                                                sharesStartStop: settings.sharesStartStop, tempo: options.engine.tempo.value)
+            context.pointee.link = (LinkTimeline(quantum: Double(settings.quantum ?? options.engine.bar.meter.beatsPerBar),
+                                                 sharesStartStop: settings.sharesStartStop, tempo: options.engine.tempo.value), nil)
             shared.pointee.linkPeers.store(link.peers, ordering: .relaxed)
         }
         self.clickLatency = clickLatency
@@ -115,7 +122,7 @@ final class SimulatedProcessLoop {
         control.reset(frames: UInt32(period))
         clockIn.reset(frames: UInt32(period))
         ProcessCycle.dryRun(context, frames: period, host: &host)
-        if !options.startStopped { engineControl.pointee.commands.push(.start) }
+        JackRunOptions.firstCommands(options) { engineControl.pointee.commands.push($0) }
     }
 
     deinit {
@@ -130,6 +137,8 @@ final class SimulatedProcessLoop {
         shared.deallocate()
         click.deallocate()
         feedback.deallocate()
+        sync.deallocate()
+        syncRun.deallocate()
     }
 
     func microseconds(atJackFrame frame: UInt32) -> Int64 {
@@ -148,7 +157,7 @@ final class SimulatedProcessLoop {
         control.reset(frames: frames, input: input)
         clockIn.reset(frames: frames, input: clockInput.filter { $0.jackFrame &- jackFrame < frames }.map { (offset: $0.jackFrame &- jackFrame, bytes: $0.bytes) })
         clock.reset(frames: frames)
-        for i in 0..<period { click[i] = .nan; feedback[i] = .nan }
+        for i in 0..<period { click[i] = .nan; feedback[i] = .nan; sync[i] = .nan; syncRun[i] = .nan }
         let state = transport.state, transportFrame = transport.frame
         var host = SimulatedHost(loop: self)
         ProcessCycle.run(context, frames: frames, host: &host)
@@ -158,6 +167,13 @@ final class SimulatedProcessLoop {
         for i in 0..<period where click[i] != 0 {
             onsets.append(Onset(jackFrame: jackFrame &+ UInt32(i), engineFrame: start + Int64(i),
                                 transportFrame: rolling ? transportFrame &+ UInt32(i) : nil, value: click[i]))
+        }
+        // A sample the cycle did not write stays NaN, and shows as a change.
+        for (line, buffer) in [sync, syncRun].enumerated() where SimulatedHost.hasSyncLine(line, options) {
+            for i in 0..<period where !(buffer[i] == syncLevels[line]) {
+                syncChanges.append((line, jackFrame &+ UInt32(i), start + Int64(i), buffer[i]))
+                syncLevels[line] = buffer[i]
+            }
         }
         for e in clock.written() { midi.append((jackFrame &+ e.offset, start + Int64(e.offset), e.bytes)) }
         if isTimebaseMaster {

@@ -141,8 +141,22 @@ enum TestProcess {
         var env = ProcessInfo.processInfo.environment
         for (k, v) in environment { env[k] = v }
         process.environment = env
-        try process.run()
+        try spawn(process)
         return process
+    }
+
+    /// Runs `process` with no signal blocked, as a shell would start it (as
+    /// `Tmux.run` does). A child inherits the signal mask of the thread that
+    /// spawns it, and the test runner's worker threads (libdispatch's) block
+    /// nearly every signal: a program that takes SIGTERM with a handler rather
+    /// than `sigwait` (klick, oscdump) never saw it, and each stop waited out
+    /// its whole timeout before SIGKILL (10 s a time).
+    static func spawn(_ process: Process) throws {
+        var none = sigset_t(), previous = sigset_t()
+        sigemptyset(&none)
+        pthread_sigmask(SIG_SETMASK, &none, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        try process.run()
     }
 
     /// Waits for `process` to exit, up to `seconds`; kills it (by PID) if it does not.

@@ -28,6 +28,9 @@ struct Recording {
     /// The server's xrun notices while recording.
     var xruns = 0
     var onsets: [Onset] = []
+    /// The other changes of the ports recorded with `--levels` (`L` lines): with
+    /// the onsets, every sample of those ports.
+    var levels: [Onset] = []
     var events: [Event] = []
     var transport: [TransportRow] = []
     /// Frames the recorder was not run for (skipped cycles): nothing seen there.
@@ -58,6 +61,8 @@ struct Recording {
                 }
             case "A":
                 onsets.append(Onset(port: Int(f[1])!, frame: Int64(f[2])!, value: Float(f[3])!))
+            case "L":
+                levels.append(Onset(port: Int(f[1])!, frame: Int64(f[2])!, value: Float(f[3])!))
             case "H":
                 // A server whose frame time steps back (PipeWire after a skip) gives to < from.
                 let a = Int64(f[1])!, b = Int64(f[2])!
@@ -118,6 +123,12 @@ struct Recording {
             if isBefore(cycleTimes[mid]) { low = mid + 1 } else { high = mid }
         }
         return low == 0 ? nil : low - 1
+    }
+
+    /// A port recorded with `--levels` as its changes in order: each frame where
+    /// its sample became `value` (0 before the first).
+    func changes(port: Int) -> [Onset] {
+        (onsets + levels).filter { $0.port == port }.sorted { $0.frame < $1.frame }
     }
 
     func clicks(port: Int = 1) -> [Int64] { onsets.filter { $0.port == port }.map(\.frame) }
