@@ -174,6 +174,7 @@ public enum OptionTable {
                 o.linkQuantum = try integer(v, n, in: 1...64, quantumAllowed)
             },
             flag("--link-start-stop", [.run], .link, "share start and stop with the session's peers that share them") { $0.linkStartStop = true },
+            flag("--clock-in", [.run], .link, "follow the MIDI beat clock on the clock_in JACK input: its tempo, Start, Stop and Song Position") { $0.clockIn = true },
         ]
     }()
 

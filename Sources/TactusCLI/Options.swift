@@ -80,6 +80,8 @@ public struct Options: Sendable {
     public var linkQuantum: Int?
     /// `--link-start-stop`.
     public var linkStartStop = false
+    /// `--clock-in`: follow the MIDI beat clock on the `clock_in` JACK input.
+    public var clockIn = false
 
     // Clock.
     /// `--clock-offset`; nil: not given (a preset's `clock.offsetMs`, else 0).

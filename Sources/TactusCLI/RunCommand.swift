@@ -77,7 +77,7 @@ public enum RunCommand {
             samplesInUse.use(entry)
             switchTransport(options, to: entry.preset, metronome: metronome, session: session)
         }
-        if jack.transport == .follow { session.tempoOwner = Self.followTempoOwner }
+        session.tempoOwner = Self.tempoOwner(options, mode: jack.transport)
         session.refusedEngineTempi = { metronome.refusedEngineTempi }
         session.saveLastTempo = { (tempo: BPM) in
             do throws(OptionError) { try lastTempo.save(tempo) } catch { printError(error.message) }
@@ -140,6 +140,7 @@ public enum RunCommand {
     }
 
     static let followTempoOwner = "the JACK timebase master"
+    static let clockInTempoOwner = "the incoming MIDI clock"
 
     /// A preset switched to while running changes the JACK transport mode when
     /// its `"transport"` asks for another one and `--transport` did not pin it
@@ -149,7 +150,15 @@ public enum RunCommand {
         guard let mode = options.transport(of: preset, playing: metronome.transportMode) else { return }
         if let refusal = options.transportRefusal(mode) { return session.say("\(preset.name): \(refusal)") }
         metronome.changeTransport(to: mode)
-        session.tempoOwner = mode == .follow ? followTempoOwner : nil
+        session.tempoOwner = tempoOwner(options, mode: mode)
+    }
+
+    /// Who owns the tempo when it is not Tactus (docs/DESIGN.md §9): the
+    /// incoming MIDI clock (`--clock-in`), the JACK timebase master in follow
+    /// mode, else nobody.
+    static func tempoOwner(_ options: Options, mode: JackTransportMode) -> String? {
+        if options.clockIn { return clockInTempoOwner }
+        return mode == .follow ? followTempoOwner : nil
     }
 
     /// The control session of the run: pressure settings (preset, controller.json,
@@ -226,6 +235,7 @@ public enum RunCommand {
             jack.link = LinkRunOptions(quantum: options.linkQuantum, sharesStartStop: options.linkStartStop)
         }
         jack.transport = options.transport
+        jack.clockIn = options.clockIn
         jack.clockOffsetMilliseconds = options.clock.offsetMilliseconds
         var gains = options.soundGains
         gains.master = options.linearGain

@@ -8,6 +8,13 @@ extension Options {
     /// stop), and `follow` with Link is not built: refused at start, naming
     /// both options, rather than two sources fighting over the tempo.
     func checkTimeSources() throws(OptionError) {
+        // The incoming MIDI clock owns tempo and transport (§9.1): no other source may too.
+        if clockIn && linkGiven {
+            throw OptionError("tactus: --clock-in and --link cannot be used together: choose one time source")
+        }
+        if clockIn && (transport == .follow || transport == .join) {
+            throw OptionError("tactus: --clock-in and --transport \(transport.rawValue) cannot be used together: the incoming clock owns start and stop")
+        }
         guard linkGiven else { return }
         switch transport {
         case .off, .master, .masterForce:
@@ -37,7 +44,9 @@ extension Options {
     /// Link only `master` and `master-force` are rows of docs/DESIGN.md §9 (as
     /// at start, `checkTimeSources`).
     public func transportRefusal(_ mode: JackTransportMode) -> String? {
-        guard linkGiven, mode == .join || mode == .follow else { return nil }
+        guard mode == .join || mode == .follow else { return nil }
+        if clockIn { return "\"transport\": \"\(mode.rawValue)\" cannot be used with --clock-in: the transport mode stays as it is (the incoming clock owns start and stop)" }
+        guard linkGiven else { return nil }
         return "\"transport\": \"\(mode.rawValue)\" cannot be used with Link: the transport mode stays as it is (Link goes with off, master or master-force)"
     }
 

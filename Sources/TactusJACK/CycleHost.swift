@@ -4,7 +4,7 @@ import TactusLink
 /// The ports of Tactus's JACK client, as the process cycle asks a `CycleHost`
 /// for their buffers.
 enum CyclePort: BitwiseCopyable {
-    case click, feedback, clock, control
+    case click, feedback, clock, control, clockIn
     /// The sync lines (`--sync-out`, docs/DESIGN.md §14): no buffer when the port is not registered.
     case sync, syncRun
 }

@@ -8,13 +8,15 @@ public enum TactusPort: String, Sendable, CaseIterable {
     case clock
     /// JACK MIDI in: the keyboard controller.
     case control
+    /// JACK MIDI in: an incoming beat clock to follow (`--clock-in`).
+    case clockIn = "clock_in"
     /// Audio out, with `--sync-out`: the sync pulses (docs/DESIGN.md §14).
     case sync
     /// Audio out, with a sync kind that has a second line: DIN sync's run line
     /// or a modular reset line (docs/DESIGN.md §14.2, §14.3).
     case syncRun = "sync_run"
 
-    var isOutput: Bool { self != .control }
+    var isOutput: Bool { self != .control && self != .clockIn }
 }
 
 /// One connection between a Tactus port and another client's port, kept so it

@@ -25,6 +25,7 @@ struct JackHost: CycleHost, BitwiseCopyable {
         case .feedback: RealtimeJack.buffer(ports.feedback, frames)
         case .clock: RealtimeJack.buffer(ports.clock, frames)
         case .control: RealtimeJack.buffer(ports.control, frames)
+        case .clockIn: if let port = ports.clockIn { RealtimeJack.buffer(port, frames) } else { nil }
         case .sync: if let port = ports.sync { RealtimeJack.buffer(port, frames) } else { nil }
         case .syncRun: if let port = ports.syncRun { RealtimeJack.buffer(port, frames) } else { nil }
         }

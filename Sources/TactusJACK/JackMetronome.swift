@@ -293,7 +293,7 @@ public final class JackMetronome {
             context = c
         }
         guard let context else { return }
-        let ports = try JackPorts.register(on: client, sync: context.pointee.engine.syncSettings)
+        let ports = try JackPorts.register(on: client, sync: context.pointee.engine.syncSettings, clockIn: options.clockIn)
         let handle = client.handle
         let raw = UnsafeMutableRawPointer(notices)
         jack_set_process_callback(handle, tactusProcess, UnsafeMutableRawPointer(context))

@@ -37,6 +37,9 @@ public struct JackRunOptions: Sendable {
     public var lockMemory = true
     /// `--link`: Ableton Link as the time source; nil without it.
     public var link: LinkRunOptions?
+    /// `--clock-in`: a `clock_in` MIDI input whose beat clock is the time source
+    /// (docs/DESIGN.md §9.1).
+    public var clockIn = false
 
     public init() {}
 

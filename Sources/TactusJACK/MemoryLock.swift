@@ -15,9 +15,10 @@ import TactusCore
 /// callback touches is touched first by the callback (a page fault on the
 /// real-time thread): the engine's buffers are written when allocated
 /// (`Prefault`), the code and data a cycle runs through by the dry cycle, the
-/// process thread's stack in JACK's thread-init callback, and the files mapped
-/// read-only or shared (code, JACK's shared memory) are populated here, as
-/// `MCL_CURRENT` did: they cost no anonymous memory.
+/// process thread's stack in JACK's thread-init callback, the program's own
+/// writable data here (`populateProgramData`), and the files mapped read-only
+/// or shared (code, JACK's shared memory) are populated here, as `MCL_CURRENT`
+/// did: they cost no anonymous memory.
 enum MemoryLock {
     /// `mlockall` once start-up is over, so no page of the engine is paged out
     /// under the real-time thread, on fault (`lockOnFault`). Says so when the
@@ -28,7 +29,27 @@ enum MemoryLock {
         _ = tactus_malloc_trim()
         if let error = lockOnFault() {
             log("cannot lock memory (mlockall: \(String(cString: strerror(error)))): carrying on, but a page fault can cause an xrun; raise `ulimit -l` (the audio group's memlock limit)")
+            return
         }
+        if let error = populateProgramData() {
+            log("cannot populate the program's data (madvise: \(String(cString: strerror(error)))): carrying on, but a page fault can cause an xrun")
+        }
+    }
+
+    /// Makes the program's own writable data (.data and .bss of the executable,
+    /// about 200 kB) resident and locked; the errno when the kernel cannot
+    /// (MADV_POPULATE_WRITE is Linux 5.14). The dry cycle runs a stopped engine,
+    /// so what only a rolling engine touches there is touched first by the
+    /// callback: in a debug build (the one the real-time proof runs) the cycle
+    /// calls generic code unspecialized (`!=` on an enum is Equatable's, a
+    /// conversion `Int64(x)` BinaryInteger's), and each first call writes a lazy
+    /// cache in .bss (a protocol witness table's, through swift_getWitnessTable):
+    /// a page fault whenever no other variable on that page was written before,
+    /// which depends on nothing but where the linker put it. A release build
+    /// specializes those calls away (§2.2); the pages cost the same either way.
+    static func populateProgramData() -> Int32? {
+        let result = tactus_populate_program_data()
+        return result < 0 ? Int32(-result) : nil
     }
 
     /// Locks on fault; the errno when not permitted.

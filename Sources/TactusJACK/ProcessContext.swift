@@ -12,6 +12,8 @@ struct JackPorts: BitwiseCopyable {
     var feedback: OpaquePointer
     var clock: OpaquePointer
     var control: OpaquePointer
+    /// `clock_in` (`--clock-in`), nil without it.
+    var clockIn: OpaquePointer? = nil
     /// `sync` and `sync_run` (`--sync-out`, `JackPorts.register`); nil: not registered.
     var sync: OpaquePointer? = nil
     var syncRun: OpaquePointer? = nil
@@ -67,18 +69,22 @@ struct ProcessContext: ~Copyable {
     let ownPulsesPerMinute: Double
     /// The dry cycle before activation: the transport does not start the song there.
     var dry = false
+    /// The incoming MIDI clock as the time source (`--clock-in`).
+    var clockIn: ClockInFollow
 
     /// What the cycle's time source owns (docs/DESIGN.md §9): tempo and
-    /// transport with Link or JACK transport follow, nothing otherwise.
+    /// transport with Link, JACK transport follow or the MIDI clock in,
+    /// nothing otherwise.
     func sourceOwnership(_ mode: TransportCycleMode) -> SourceOwnership {
         // TactusCore's named values: another module, out of the checker's sight.
-        guard link != nil || mode.follows else { return SourceOwnership() }
+        guard link != nil || mode.follows || clockIn.enabled else { return SourceOwnership() }
         return SourceOwnership(tempo: true, transport: true)
     }
 
     init(engine: consuming Engine, control: UnsafeMutablePointer<EngineControl>, shared: UnsafeMutablePointer<JackShared>,
-         wakeup: UnsafeMutablePointer<sem_t>? = nil, ownTempo: BPM = BPM(120), ownMeter: Meter = .fourFour) {
+         wakeup: UnsafeMutablePointer<sem_t>? = nil, ownTempo: BPM = BPM(120), ownMeter: Meter = .fourFour, clockIn: Bool = false) {
         let rate = Double(engine.sampleRate)
+        self.clockIn = ClockInFollow(enabled: clockIn, sampleRate: engine.sampleRate)
         self.engine = engine
         self.control = control
         self.shared = shared
@@ -97,6 +103,7 @@ struct ProcessContext: ~Copyable {
         let rate = Double(engine.sampleRate)
         follower = BBTFollower(sampleRate: rate)
         ownFramesPerPulse = rate * 60 / ownPulsesPerMinute
+        clockIn = ClockInFollow(enabled: clockIn.enabled, sampleRate: engine.sampleRate)
     }
 }
 
@@ -176,7 +183,8 @@ enum ProcessCycle {
                                                                            jackFrame: UInt32(truncatingIfNeeded: times.frame))
             let status = context.pointee.control
             let wasRunning = status.pointee.status.running.load(ordering: .relaxed)
-            var source = JackCycleSource(context: context, session: host.link, owner: owner, transport: reading.position, start: start,
+            let clock = quitting ? nil : readClockIn(context, host: &host, frames: frames, start: start)
+            var source = JackCycleSource(context: context, session: host.link, owner: owner, transport: clock ?? reading.position, start: start,
                                          frames: Int(frames), host: hostMicroseconds, microsecondsPerFrame: microsecondsPerFrame)
             let input = CycleInput(start: start, frames: Int(frames), owner: owner, transport: reading.move)
             context.pointee.engine.cycle(input, source: &source, control: status.pointee, click: click, feedback: feedback,

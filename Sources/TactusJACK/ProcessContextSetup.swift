@@ -15,7 +15,7 @@ extension ProcessContext {
     init(options: JackRunOptions, sampleRate: Int, control: UnsafeMutablePointer<EngineControl>,
          shared: UnsafeMutablePointer<JackShared>, wakeup: UnsafeMutablePointer<sem_t>?) throws(JackError) {
         self.init(engine: try Self.engine(options: options, sampleRate: sampleRate), control: control, shared: shared,
-                  wakeup: wakeup, ownTempo: options.engine.tempo, ownMeter: options.engine.bar.meter)
+                  wakeup: wakeup, ownTempo: options.engine.tempo, ownMeter: options.engine.bar.meter, clockIn: options.clockIn)
     }
 
     /// The engine `options` describe, at `sampleRate` (a server's, first or new).

@@ -46,6 +46,7 @@ enum MetronomeHarness {
         let transportAt = args.values("--transport-at").map(parseTransport).sorted { $0.time < $1.time }
         let eventsPath = args.value("--events")
         if args.flag("--link") { options.link = LinkRunOptions(sharesStartStop: args.flag("--link-start-stop")) }
+        options.clockIn = args.flag("--clock-in")
         options.clickConnections = args.positionals
 
         let control = UnsafeMutablePointer<EngineControl>.allocate(capacity: 1)

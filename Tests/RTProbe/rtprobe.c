@@ -25,6 +25,9 @@
  * page touched first there (under mlockall(MCL_ONFAULT), memory nobody touched
  * before), a major one a page read from disk. Neither is in `violations`.
  *
+ * With TACTUS_RTPROBE_FAULTS=1 it says which pages a callback that faulted
+ * made resident (see `report_fault_pages`).
+ *
  * It also keeps the whole process's live heap (bytes and blocks allocated and
  * not freed, by any thread), readable while it runs with TACTUS_RTPROBE_HEAP
  * (see `struct heap`).
@@ -50,6 +53,7 @@
 #include <pthread.h>
 #include <semaphore.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,14 +151,111 @@ static atomic_int client_count;
 
 static atomic_ulong minor_faults, major_faults;
 
+/* ---- where a fault was (TACTUS_RTPROBE_FAULTS=1) ----
+ * Before every callback, the process's page table as /proc/self/pagemap gives
+ * it (bit 63 present, 62 swapped, 61 file page or shared anonymous, 56 mapped
+ * exclusively) for every mapping in /proc/self/maps; after a callback that
+ * faulted, each page whose entry changed is written to stderr with its mapping
+ * (a minor fault makes a page present, or a private page anonymous on its
+ * first write). The snapshot is the whole process's: a page another thread
+ * touched meanwhile is listed too. Map an address in the program's image to
+ * its symbol with `nm -n` (the image's first mapping is its load address).
+ * Slow (about a millisecond a cycle): a diagnosis, never the proof's run.
+ * Its buffers are mapped once, at load, only when asked for (so the preloaded
+ * library adds nothing to the memory the proof's run locks): nothing allocates. */
+static int faults_enabled;
+#define FAULT_MAPS_BYTES (1 << 20)
+#define FAULT_PAGES (1 << 22)
+static char *fault_maps;
+static uint64_t *fault_before, *fault_after;
+
+static void map_fault_buffers(void) {
+    size_t bytes = FAULT_MAPS_BYTES + 2 * FAULT_PAGES * sizeof(uint64_t);
+    char *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) { faults_enabled = 0; return; }
+    fault_maps = p;
+    fault_before = (uint64_t *)(p + FAULT_MAPS_BYTES);
+    fault_after = fault_before + FAULT_PAGES;
+}
+
+static long read_all(const char *path, char *buffer, long size) {
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) return -1;
+    long total = 0, n;
+    while (total < size - 1 && (n = read(fd, buffer + total, (size_t)(size - 1 - total))) > 0) total += n;
+    close(fd);
+    buffer[total] = 0;
+    return total;
+}
+
+/* A mapping the snapshot covers: not [vsyscall], not a reservation of more
+ * than 1 GiB (no access, or a heap arena's reserve: nothing in it is touched). */
+static int fault_mapping(const char *line, unsigned long *start, unsigned long *stop) {
+    const char *end = strchr(line, '\n');
+    size_t length = end ? (size_t)(end - line) : strlen(line);
+    if (sscanf(line, "%lx-%lx", start, stop) != 2 || memmem(line, length, "[vsyscall]", 10)) return 0;
+    const char *perms = strchr(line, ' ');
+    if (perms && strncmp(perms + 1, "---", 3) == 0) return 0;
+    return *stop - *start <= (1UL << 30);
+}
+
+/* The pagemap entries of every mapping listed in `fault_maps`, in its order. */
+static long snapshot_pagemap(uint64_t *entries) {
+    int fd = open("/proc/self/pagemap", O_RDONLY);
+    if (fd < 0) return 0;
+    long count = 0;
+    for (char *line = fault_maps; *line; ) {
+        char *end = strchr(line, '\n');
+        unsigned long start, stop;
+        if (fault_mapping(line, &start, &stop)) {
+            long pages = (long)((stop - start) / 4096);
+            if (count + pages > FAULT_PAGES) break;
+            pread(fd, entries + count, (size_t)pages * 8, (off_t)(start / 4096 * 8));
+            count += pages;
+        }
+        if (!end) break;
+        line = end + 1;
+    }
+    close(fd);
+    return count;
+}
+
+static void report_fault_pages(long count) {
+    const uint64_t mask = (1ULL << 63) | (1ULL << 62) | (1ULL << 61) | (1ULL << 56);
+    long index = 0;
+    dprintf(2, "rtprobe: callback %lu faulted; pages changed:\n", atomic_load(&cycles) + 1);
+    for (char *line = fault_maps; *line && index < count; ) {
+        char *end = strchr(line, '\n');
+        unsigned long start, stop;
+        if (fault_mapping(line, &start, &stop)) {
+            long pages = (long)((stop - start) / 4096);
+            for (long p = 0; p < pages && index + p < count; p++) {
+                uint64_t b = fault_before[index + p] & mask, a = fault_after[index + p] & mask;
+                if (a != b) dprintf(2, "rtprobe:   page %#lx (+%#lx in its mapping) %016llx -> %016llx in %.*s\n",
+                                    start + (unsigned long)p * 4096, (unsigned long)p * 4096,
+                                    (unsigned long long)b, (unsigned long long)a, (int)(end ? end - line : (long)strlen(line)), line);
+            }
+            index += pages;
+        }
+        if (!end) break;
+        line = end + 1;
+    }
+}
+
 static int trampoline(jack_nframes_t frames, void *slot) {
     int i = (int)(long)slot;
     struct rusage before, after;
+    long snapshot = 0;
+    if (faults_enabled && read_all("/proc/self/maps", fault_maps, FAULT_MAPS_BYTES) > 0) snapshot = snapshot_pagemap(fault_before);
     getrusage(RUSAGE_THREAD, &before);
     in_callback = 1;
     int result = clients[i].callback(frames, clients[i].arg);
     in_callback = 0;
     getrusage(RUSAGE_THREAD, &after);
+    if (snapshot && after.ru_minflt + after.ru_majflt != before.ru_minflt + before.ru_majflt) {
+        snapshot_pagemap(fault_after);
+        report_fault_pages(snapshot);
+    }
     atomic_fetch_add_explicit(&minor_faults, (unsigned long)(after.ru_minflt - before.ru_minflt), memory_order_relaxed);
     atomic_fetch_add_explicit(&major_faults, (unsigned long)(after.ru_majflt - before.ru_majflt), memory_order_relaxed);
     atomic_fetch_add_explicit(&cycles, 1, memory_order_relaxed);
@@ -338,6 +439,9 @@ __attribute__((constructor)) static void start(void) {
     trace_enabled = trace && trace[0] == '1';
     const char *filter = getenv("TACTUS_RTPROBE_WITHIN");
     within = filter && filter[0] ? filter : NULL;
+    const char *faults = getenv("TACTUS_RTPROBE_FAULTS");
+    faults_enabled = faults && faults[0] == '1';
+    if (faults_enabled) map_fault_buffers();
     const char *heap_path = getenv("TACTUS_RTPROBE_HEAP");
     if (heap_path && heap_path[0]) map_heap(heap_path);
 }

@@ -45,6 +45,25 @@ struct CommandLineErrorTests {
         #expect(r.standardOutput.isEmpty)
     }
 
+    /// The incoming MIDI clock owns tempo, start and stop (docs/DESIGN.md §9.1):
+    /// Link, JACK transport follow or join beside it are refused at start, and a
+    /// preset's follow or join while it plays.
+    @Test func clockInWithLinkFollowOrJoinIsRefusedNamingBoth() throws {
+        let r = try TactusProcess.run(["run", "--clock-in", "--link"])
+        #expect(r.status == 2)
+        #expect(r.standardError == "tactus: --clock-in and --link cannot be used together: choose one time source\n")
+        #expect(throws: OptionError("tactus: --clock-in and --transport follow cannot be used together: the incoming clock owns start and stop")) {
+            try OptionParser.parse(["--clock-in", "--transport", "follow"]).checkTimeSources()
+        }
+        #expect(throws: OptionError("tactus: --clock-in and --transport join cannot be used together: the incoming clock owns start and stop")) {
+            try OptionParser.parse(["--clock-in", "--transport", "join"]).checkTimeSources()
+        }
+        let clockIn = try OptionParser.parse(["--clock-in", "--transport", "master"])
+        try clockIn.checkTimeSources()
+        #expect(clockIn.transportRefusal(.follow) == "\"transport\": \"follow\" cannot be used with --clock-in: the transport mode stays as it is (the incoming clock owns start and stop)")
+        #expect(clockIn.transportRefusal(.master) == nil)
+    }
+
     @Test func linkWithJoinOrFollowIsRefusedNamingBoth() throws {
         let r = try TactusProcess.run(["run", "--link", "--transport", "follow"])
         #expect(r.status == 2)

@@ -67,4 +67,29 @@ struct MIDIParserTests {
             #expect(parse((0..<Int(b.count)).map { b[$0] }) == [m])
         }
     }
+
+    /// Each byte's cost is said in `lastProblem` (docs/DESIGN.md §9.1), while `parse`
+    /// goes on as before: stray data, an undefined status, a message cut short.
+    @Test func lastProblemNamesWhatEachBadByteBroke() {
+        var p = MIDIParser()
+        func problems(_ bytes: [UInt8]) -> [MIDIStreamProblem?] { bytes.map { _ = p.parse($0); return p.lastProblem } }
+        #expect(problems([0x05, 0xF8, 0xF5, 0xF7]) == [.strayData(0x05), nil, .undefinedStatus(0xF5), .undefinedStatus(0xF7)])
+        #expect(problems([0x90, 60, 0xD0]) == [nil, nil, .truncated(status: 0x90, received: 1, expected: 2, cutBy: 0xD0)])
+        // A complete message under running status leaves nothing owed: no truncation.
+        #expect(problems([5, 0xC0, 7, 8, 0xF0, 1, 2, 0xF7]) == [nil, nil, nil, nil, nil, nil, nil, nil])
+        #expect(problems([0xF3, 0xF2]) == [nil, .truncated(status: 0xF3, received: 0, expected: 1, cutBy: 0xF2)])
+    }
+
+    /// A JACK MIDI event holds one whole message: one missing data bytes at its end
+    /// is truncated, and nothing carries into the next event.
+    @Test func endOfEventReportsAMessageMissingItsData() {
+        var p = MIDIParser()
+        _ = p.parse(0xE0)
+        _ = p.parse(0x00)
+        #expect(p.endOfEvent() == .truncated(status: 0xE0, received: 1, expected: 2, cutBy: nil))
+        #expect(p.parse(0x40) == nil && p.lastProblem == .strayData(0x40))
+        _ = p.parse(0xD0)
+        #expect(p.parse(0x10) == .channelPressure(channel: ch1, pressure: UInt7(16)!))
+        #expect(p.endOfEvent() == nil)
+    }
 }

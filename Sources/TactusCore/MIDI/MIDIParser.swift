@@ -12,12 +12,17 @@
 /// * A status byte in the middle of an incomplete message abandons it; data bytes
 ///   with no status to belong to are ignored; undefined statuses (0xF4, 0xF5, 0xF9,
 ///   0xFD) are ignored. Nothing is ever an error: a bad byte costs at most the
-///   message it was in.
+///   message it was in, and `lastProblem` says which rule it broke.
 public struct MIDIParser: Sendable {
     private var runningStatus: UInt8 = 0
     private var data0: UInt8 = 0
     private var dataCount = 0
     private var inSysEx = false
+    /// A status byte came and none of its data yet (under running status, a
+    /// completed message leaves this false: its next data bytes are optional).
+    private var awaitingData = false
+    /// What the last byte given to `parse` (or `endOfEvent`) broke, if anything.
+    public private(set) var lastProblem: MIDIStreamProblem?
     /// Bytes ignored (stray data, undefined status, SysEx payload), for diagnostics.
     public private(set) var ignoredBytes = 0
 
@@ -28,6 +33,26 @@ public struct MIDIParser: Sendable {
         runningStatus = 0
         dataCount = 0
         inSysEx = false
+        awaitingData = false
+    }
+
+    /// The end of one event of a transport that delivers whole messages (a JACK
+    /// MIDI event holds one complete message): a message still missing data
+    /// bytes is truncated, and running status does not carry into the next event.
+    #if REALTIME_CHECKS
+    @_noLocks @_noAllocation
+    #endif
+    public mutating func endOfEvent() -> MIDIStreamProblem? {
+        lastProblem = incomplete(cutBy: nil)
+        if lastProblem != nil { ignoredBytes += dataCount }
+        reset()
+        return lastProblem
+    }
+
+    /// The message in progress as a truncation, if it lacks data bytes.
+    private func incomplete(cutBy: UInt8?) -> MIDIStreamProblem? {
+        guard !inSysEx, runningStatus != 0, awaitingData || dataCount > 0 else { return nil }
+        return .truncated(status: runningStatus, received: dataCount, expected: MIDIParser.dataLength(runningStatus), cutBy: cutBy)
     }
 
     /// Feeds one byte; returns a message when this byte completes one.
@@ -35,13 +60,16 @@ public struct MIDIParser: Sendable {
     @_noLocks @_noAllocation
     #endif
     public mutating func parse(_ byte: UInt8) -> MIDIMessage? {
+        lastProblem = nil
         if byte >= 0xF8 { return realTime(byte) }
         if byte >= 0x80 { return status(byte) }
         // A data byte.
         if inSysEx || runningStatus == 0 {
             ignoredBytes += 1
+            if !inSysEx { lastProblem = .strayData(byte) }
             return nil
         }
+        awaitingData = false
         let needed = MIDIParser.dataLength(runningStatus)
         if dataCount == 0 && needed == 2 {
             data0 = byte
@@ -63,23 +91,31 @@ public struct MIDIParser: Sendable {
         case MIDIStatus.start: return .start
         case MIDIStatus.continue: return .continue
         case MIDIStatus.stop: return .stop
+        case 0xF9, 0xFD:
+            ignoredBytes += 1
+            lastProblem = .undefinedStatus(byte)
+            return nil
         default:
-            ignoredBytes += 1 // Active Sensing, System Reset, undefined 0xF9/0xFD
+            ignoredBytes += 1 // Active Sensing, System Reset
             return nil
         }
     }
 
     private mutating func status(_ byte: UInt8) -> MIDIMessage? {
+        lastProblem = incomplete(cutBy: byte)
         if dataCount > 0 || inSysEx { ignoredBytes += dataCount }
         dataCount = 0
+        awaitingData = false
         switch byte {
         case MIDIStatus.sysExStart:
             inSysEx = true
             runningStatus = 0
         case MIDIStatus.sysExEnd:
+            if !inSysEx && lastProblem == nil { lastProblem = .undefinedStatus(byte) }
             inSysEx = false
             runningStatus = 0
         case MIDIStatus.tuneRequest, 0xF4, 0xF5:
+            if byte != MIDIStatus.tuneRequest && lastProblem == nil { lastProblem = .undefinedStatus(byte) }
             inSysEx = false
             runningStatus = 0
             ignoredBytes += 1
@@ -89,6 +125,7 @@ public struct MIDIParser: Sendable {
             // the running status again once a System Common message is complete.
             inSysEx = false
             runningStatus = byte
+            awaitingData = true
         }
         return nil
     }

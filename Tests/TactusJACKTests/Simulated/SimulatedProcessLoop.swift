@@ -52,6 +52,8 @@ final class SimulatedProcessLoop {
     let syncRun = UnsafeMutablePointer<Float>.allocate(capacity: 8192)
     let clock = SimulatedMIDIBuffer()
     let control = SimulatedMIDIBuffer()
+    /// The `clock_in` MIDI input (`--clock-in`).
+    let clockIn = SimulatedMIDIBuffer()
     let engineControl: UnsafeMutablePointer<EngineControl>
     let shared: UnsafeMutablePointer<JackShared>
     let context: UnsafeMutablePointer<ProcessContext>
@@ -76,6 +78,8 @@ final class SimulatedProcessLoop {
     private var syncLevels: [Float] = [0, 0]
     /// MIDI input for the `control` port, at JACK frames.
     var controlInput: [(jackFrame: UInt32, bytes: [UInt8])] = []
+    /// MIDI input for the `clock_in` port (`--clock-in`), at JACK frames.
+    var clockInput: [(jackFrame: UInt32, bytes: [UInt8])] = []
 
     /// The tests' sounds: one sample each, accent 1, beat 0.5, the rest 0.25,
     /// so an onset is one non-zero sample on its frame.
@@ -116,6 +120,7 @@ final class SimulatedProcessLoop {
         var host = SimulatedHost(loop: self)
         clock.reset(frames: UInt32(period))
         control.reset(frames: UInt32(period))
+        clockIn.reset(frames: UInt32(period))
         ProcessCycle.dryRun(context, frames: period, host: &host)
         JackRunOptions.firstCommands(options) { engineControl.pointee.commands.push($0) }
     }
@@ -150,6 +155,7 @@ final class SimulatedProcessLoop {
         if let link { shared.pointee.linkPeers.store(link.peers, ordering: .relaxed) }
         let input = controlInput.filter { $0.jackFrame &- jackFrame < frames }.map { (offset: $0.jackFrame &- jackFrame, bytes: $0.bytes) }
         control.reset(frames: frames, input: input)
+        clockIn.reset(frames: frames, input: clockInput.filter { $0.jackFrame &- jackFrame < frames }.map { (offset: $0.jackFrame &- jackFrame, bytes: $0.bytes) })
         clock.reset(frames: frames)
         for i in 0..<period { click[i] = .nan; feedback[i] = .nan; sync[i] = .nan; syncRun[i] = .nan }
         let state = transport.state, transportFrame = transport.frame

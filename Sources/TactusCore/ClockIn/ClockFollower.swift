@@ -1,0 +1,301 @@
+/// Follows an incoming MIDI beat clock: from the arrival frames of its ticks and
+/// its Start, Continue, Stop and Song Position, the filtered tick grid (the frame
+/// of any song tick, the tempo) and the song's transport (docs/DESIGN.md §9.1).
+///
+/// The filter is a least-squares line over the recent ticks whose width adapts
+/// (`ClockFollower+Fit.swift`): as wide as 8 beats while the ticks agree with one
+/// line, narrowed to the ticks after a tempo change as soon as a narrower fit
+/// disagrees with the wide one beyond their confidence intervals, and jumped
+/// straight to a new tempo when three intervals in a row differ by more than 20 %;
+/// through a ramp, a parabola when it knows the next tick better. A tick lost in
+/// transit is put back; a clock gone quiet is held, then dropped.
+///
+/// The caller gives each message's arrival frame (a JACK MIDI event's frame in
+/// the cycle, or an ALSA event's time stamp mapped to frames) and calls `advance`
+/// once a cycle, so that a clock gone quiet is noticed without a tick.
+///
+/// Everything it keeps is allocated when it is made: taking a tick or asking where
+/// a tick falls never allocates or locks, so the JACK cycle may run it.
+public struct ClockFollower: ~Copyable {
+    public let settings: ClockFollowerSettings
+    public let sampleRate: Int
+
+    var ticks: TickTimes
+    public internal(set) var state: ClockFollowerState = .idle
+    /// The fit over `regime` ticks, the newest of which has serial `lineSerial`.
+    var line: TickLine?
+    var lineSerial: Int64 = 0
+    /// The ticks since the last tempo change the fit may use (the fit's width).
+    var regime = 0
+    /// The same for the parabola a ramp is followed with (`TickCurve`).
+    var curvedRegime = 0
+    /// Every tick's serial number since the follower began; a gap in the ticks
+    /// (`holding`) moves it by the ticks the held tempo says were missed.
+    var serial: Int64 = -1
+    var lastTickFrame: Int64 = 0
+    /// The arrival frames' estimated spread (frames), from their second differences.
+    public internal(set) var arrivalSpread: Double
+    /// The step of the period lattice the arrivals lie on (frames), 0 if none.
+    public internal(set) var latticeStep: Int64 = 0
+
+    // The transport.
+    public private(set) var isRolling = false
+    private var armed = Armed.none
+    /// The song tick the next tick takes when the song plays on (Continue).
+    public private(set) var nextSongTick: Int64 = 0
+    /// song tick = serial + songTickOffset for the ticks since the song last started.
+    private var songTickOffset: Int64 = 0
+    /// The song played when its clock dropped out: ticks coming back continue it.
+    private var resumeAfterDropout = false
+    /// The last interval was about two periods long (`lostTickRatios`).
+    private var lastIntervalLong = false
+    /// The last interval was taken for a lost tick, put back in `ticks`.
+    private var lastIntervalInferred = false
+    /// Ticks inferred lost in transit (`lostTickRatios`), less those undone.
+    public private(set) var lostTicks = 0
+
+    private enum Armed: BitwiseCopyable { case none, start, resume }
+
+    public init(sampleRate: Int, settings: ClockFollowerSettings = ClockFollowerSettings()) {
+        precondition(sampleRate > 0 && settings.maximumWindow >= 6)
+        self.sampleRate = sampleRate
+        self.settings = settings
+        ticks = TickTimes(capacity: settings.maximumWindow + 2)
+        arrivalSpread = settings.minimumSpread
+    }
+
+    /// Takes one message of the clock, arrived at `frame`.
+    #if REALTIME_CHECKS
+    @_noLocks @_noAllocation
+    #endif
+    public mutating func receive(_ event: ClockInputEvent, atFrame frame: Int64) -> ClockFollowerChanges {
+        switch event {
+        case .tick:
+            return tick(atFrame: frame)
+        case .start:
+            // MIDI 1.0: the first Timing Clock after Start is the song's first.
+            isRolling = false
+            armed = .start
+            nextSongTick = 0
+            return .nothing
+        case .continue:
+            guard !isRolling else { return .nothing }
+            armed = .resume
+            return .nothing
+        case .stop:
+            let wasPlaying = isRolling || armed != .none
+            isRolling = false
+            armed = .none
+            resumeAfterDropout = false
+            return wasPlaying ? .stopped : .nothing
+        case .songPosition(let midiBeats):
+            // Sent while stopped (MIDI 1.0); one MIDI beat is a 16th, 6 ticks.
+            guard !isRolling else { return .songPositionIgnored }
+            nextSongTick = Int64(midiBeats) * Grid.clocksPerMIDIBeat
+            resumeAfterDropout = false
+            return .located
+        }
+    }
+
+    /// Time has reached `frame` (each cycle's first frame): notices a clock that
+    /// went quiet. After `holdingAfterTicks` periods without a tick the tempo is
+    /// held; after the hold time (`dropoutBeats` at the held tempo, at most
+    /// `maximumHoldSeconds`) the follower drops out and the song stops, once.
+    #if REALTIME_CHECKS
+    @_noLocks @_noAllocation
+    #endif
+    public mutating func advance(toFrame frame: Int64) -> ClockFollowerChanges {
+        let silent = Double(frame - lastTickFrame)
+        switch state {
+        case .locked, .holding:
+            guard let line else { return .nothing }
+            if silent > holdFrames(framesPerTick: line.framesPerTick) {
+                state = .droppedOut
+                resumeAfterDropout = isRolling || armed == .resume
+                isRolling = false
+                return .droppedOut
+            }
+            if state == .locked && silent > settings.holdingAfterTicks * line.framesPerTick {
+                state = .holding
+                return .holding
+            }
+            return .nothing
+        case .acquiring:
+            if silent > settings.maximumHoldSeconds * Double(sampleRate) {
+                state = .idle
+                regime = 0
+                curvedRegime = 0
+                ticks.removeAll()
+            }
+            return .nothing
+        case .idle, .droppedOut:
+            return .nothing
+        }
+    }
+
+    /// The hold time (frames) at a tempo.
+    @inline(__always) func holdFrames(framesPerTick: Double) -> Double {
+        min(settings.dropoutBeats * Double(Grid.clocksPerQuarterNote) * framesPerTick,
+            settings.maximumHoldSeconds * Double(sampleRate))
+    }
+
+    #if REALTIME_CHECKS
+    @_noLocks @_noAllocation
+    #endif
+    private mutating func tick(atFrame frame: Int64) -> ClockFollowerChanges {
+        var changes = advance(toFrame: frame)
+        let before = state
+        // After a gap (holding, or dropped out) the fit starts again from this tick,
+        // and the serial moves by the ticks the held tempo says were missed, so the
+        // song goes on where the sender is.
+        var step: Int64 = 1
+        var restart = before == .idle || before == .droppedOut
+        if before == .holding || before == .droppedOut, let line, line.framesPerTick > 0 {
+            let missed = Double(frame - lastTickFrame) / line.framesPerTick
+            if missed > settings.holdingAfterTicks { restart = true }
+            if restart { step = max(1, floorToInt64(missed + 0.5)) }
+        }
+        changes.formUnion(inferLostTick(atFrame: frame, restart: restart))
+        if restart {
+            ticks.removeAll()
+            regime = 0
+            curvedRegime = 0
+            latticeStep = 0
+            arrivalSpread = settings.minimumSpread
+            if before != .holding { state = .acquiring }
+        }
+        ticks.append(frame)
+        serial += step
+        lastTickFrame = frame
+        regime = min(regime + 1, settings.maximumWindow)
+        curvedRegime = min(curvedRegime + 1, settings.maximumWindow)
+
+        switch armed {
+        case .start:
+            songTickOffset = -serial
+            isRolling = true
+            changes.insert(.started)
+        case .resume:
+            songTickOffset = nextSongTick - serial
+            isRolling = true
+            changes.insert(.continued)
+        case .none:
+            if before == .droppedOut && resumeAfterDropout {
+                isRolling = true
+                changes.insert(.continued)
+            }
+        }
+        armed = .none
+        resumeAfterDropout = false
+        if isRolling { nextSongTick = serial + songTickOffset + 1 }
+
+        changes.formUnion(refit())
+        if state == .locked && before != .locked && before != .holding { changes.insert(.locked) }
+        return changes
+    }
+
+    /// One interval of about two periods while locked, after a steady one: a tick
+    /// lost in transit, put back where the line expected it. A second such interval
+    /// at once is a tempo halved, not another loss: the first inference is undone,
+    /// and the fit follows the new tempo as any change.
+    #if REALTIME_CHECKS
+    @_noLocks @_noAllocation
+    #endif
+    private mutating func inferLostTick(atFrame frame: Int64, restart: Bool) -> ClockFollowerChanges {
+        var long = false
+        if !restart, state == .locked, let line, line.framesPerTick > 0 {
+            let ratio = Double(frame - lastTickFrame) / line.framesPerTick
+            long = ratio >= settings.lostTickRatios.lowest && ratio <= settings.lostTickRatios.highest
+        }
+        defer { lastIntervalLong = long }
+        if long && lastIntervalInferred {
+            ticks.removeBeforeNewest()
+            serial -= 1
+            lineSerial -= 1
+            lostTicks -= 1
+            lastIntervalInferred = false
+            return .nothing
+        }
+        lastIntervalInferred = false
+        guard long && !lastIntervalLong, let line else { return .nothing }
+        ticks.append(floorToInt64(line.frame(ticksAfterNewest: Double(serial + 1 - lineSerial)) + 0.5))
+        serial += 1
+        lostTicks += 1
+        lastIntervalInferred = true
+        return .tickLost
+    }
+
+    // MARK: What the grid is
+
+    /// True while locked (or holding) with the song playing: the grid to click to.
+    public var isPlaying: Bool { isRolling && (state == .locked || state == .holding) }
+
+    /// The filtered frames per tick, while locked or holding.
+    public var framesPerTick: Double? {
+        guard state == .locked || state == .holding, let line else { return nil }
+        return line.framesPerTick
+    }
+
+    /// The filtered tempo in quarter notes a minute (24 ticks each), while locked or holding.
+    public var tempo: Double? {
+        guard let framesPerTick, framesPerTick > 0 else { return nil }
+        return 60 * Double(sampleRate) / (Double(Grid.clocksPerQuarterNote) * framesPerTick)
+    }
+
+    /// The tempo at the engine's resolution and display's two decimals (0.01 BPM).
+    public var bpm: BPM? {
+        guard let tempo else { return nil }
+        return BPM(hundredths: Int32(clamping: floorToInt64(min(tempo, 1e6) * 100 + 0.5)))
+    }
+
+    /// The filtered frame of the song's tick `songTick` (0: the first tick after Start),
+    /// for the song started or continued last; nil until locked.
+    #if REALTIME_CHECKS
+    @_noLocks @_noAllocation
+    #endif
+    public func frame(ofSongTick songTick: Int64) -> Double? {
+        frame(ofSerial: songTick - songTickOffset)
+    }
+
+    /// The filtered frame of the tick after the newest.
+    public var predictedFrameOfNextTick: Double? { frame(ofSerial: serial + 1) }
+
+    /// The song's newest tick while it plays.
+    public var newestSongTick: Int64? { isRolling ? serial + songTickOffset : nil }
+
+    /// Where the song is at `frame`, in ticks (fractional), and the frames a tick
+    /// lasts: what a time source's position needs (docs/DESIGN.md §8.3), while playing.
+    #if REALTIME_CHECKS
+    @_noLocks @_noAllocation
+    #endif
+    public func songPosition(atFrame frame: Int64) -> (songTick: Double, framesPerTick: Double)? {
+        guard isPlaying, let line, let newest = self.frame(ofSerial: lineSerial), line.framesPerTick > 0 else { return nil }
+        let ticks = Double(frame) - newest
+        return (Double(lineSerial + songTickOffset) + ticks / line.framesPerTick, line.framesPerTick)
+    }
+
+    /// The width (ticks) of the fit the grid follows now.
+    public var fitTicks: Int { line?.count ?? 0 }
+
+    /// The frame of the tick with serial `s`: the line, less half a lattice step when
+    /// the ticks arrive on a period lattice (`ClockFollower+Fit.swift`).
+    func frame(ofSerial s: Int64) -> Double? {
+        guard state == .locked || state == .holding, let line else { return nil }
+        return line.frame(ticksAfterNewest: Double(s - lineSerial)) - Double(latticeStep) / 2
+    }
+}
+
+#if REALTIME_CHECKS
+/// The compiler's proof that what the JACK cycle will ask of the clock input takes
+/// no lock and allocates nothing (compiled in release builds only; never called).
+@_noLocks @_noAllocation
+func realtimeCheckOfClockFollower(_ follower: inout ClockFollower, _ decoder: inout ClockInputDecoder, byte: UInt8) -> Double? {
+    var changes = follower.advance(toFrame: 256)
+    if case .event(let event)? = decoder.decode(byte, atFrame: 300) { changes.formUnion(follower.receive(event, atFrame: 300)) }
+    _ = decoder.endOfEvent(atFrame: 300)
+    guard !changes.contains(.droppedOut), follower.isPlaying, let bpm = follower.bpm else { return nil }
+    return (follower.tempo ?? 0) + Double(bpm.hundredths) + (follower.framesPerTick ?? 0)
+        + (follower.predictedFrameOfNextTick ?? 0) + (follower.songPosition(atFrame: 512)?.songTick ?? 0)
+        + (follower.frame(ofSongTick: 24) ?? 0)
+}
+#endif

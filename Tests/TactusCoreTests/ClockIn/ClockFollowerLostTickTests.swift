@@ -1,0 +1,70 @@
+import Testing
+@testable import TactusCore
+
+/// A tick lost in transit (docs/DESIGN.md §9.1): counted and put back, so the song
+/// and the grid do not slip a tick, as a slave counting clocks would.
+@Suite("Clock follower: a tick lost in transit")
+struct ClockFollowerLostTickTests {
+    /// A steady clock at 120 BPM with ticks 100 and 1000 lost: each reported once
+    /// on the tick after it, the beats after it on the sender's to the frame, and
+    /// the song at the sender's tick at the end.
+    @Test func aLostTickIsPutBackAndTheSongDoesNotSlip() {
+        let truth = ClockFeed.truth(count: 24 * 60) { _ in 120 }
+        var arrivals = truth.map { Int64($0) }
+        arrivals.remove(at: 1_000)
+        arrivals.remove(at: 100)
+        var follower = ClockFollower(sampleRate: ClockFeed.sampleRate)
+        _ = follower.receive(.start, atFrame: arrivals[0] - 100)
+        var lost: [Int] = []
+        var worst = 0.0
+        for (n, arrival) in arrivals.enumerated() {
+            let songTick = n >= 999 ? n + 2 : (n >= 100 ? n + 1 : n)
+            if songTick % 24 == 0, let predicted = follower.frame(ofSongTick: Int64(songTick)) {
+                worst = max(worst, abs(predicted - truth[songTick]))
+            }
+            let changes = follower.receive(.tick, atFrame: arrival)
+            if changes.contains(.tickLost) { lost.append(n) }
+            #expect(!changes.contains(.narrowed))
+        }
+        #expect(lost == [100, 999])
+        #expect(follower.lostTicks == 2)
+        #expect(worst < 0.5)
+        let songTick = follower.newestSongTick
+        #expect(songTick == Int64(truth.count - 1))
+    }
+
+    /// Under ±2 ms of jitter with 4 ticks lost here and there, the beats keep the
+    /// bounds of steady jitter: root mean square within 0.25 ms, worst within 1 ms.
+    @Test func lostTicksUnderJitterKeepTheBeatsWithinBounds() {
+        let truth = ClockFeed.truth(count: 24 * 200) { _ in 120 }
+        let jittered = ClockFeed.jittered(truth, milliseconds: 2, seed: 21)
+        let lostAt: Set = [500, 1_733, 2_900, 4_001]
+        var follower = ClockFollower(sampleRate: ClockFeed.sampleRate)
+        _ = follower.receive(.start, atFrame: jittered[0] - 100)
+        var errors: [Double] = []
+        for n in truth.indices where !lostAt.contains(n) {
+            if n % 24 == 0, n >= 24 * 8, let predicted = follower.frame(ofSongTick: Int64(n)) {
+                errors.append((predicted - truth[n]) * 1_000 / Double(ClockFeed.sampleRate))
+            }
+            _ = follower.receive(.tick, atFrame: jittered[n])
+        }
+        let figures = ClockFeed.Figures(errors)
+        print("±2 ms jitter with 4 ticks lost: \(figures)")
+        #expect(follower.lostTicks == 4)
+        #expect(figures.count == 192)
+        #expect(figures.rootMeanSquare <= 0.25 && figures.worst <= 1)
+    }
+
+    /// The tempo halved shows two long intervals in a row: no tick is counted lost,
+    /// and the song's ticks stay the sender's (the beats after it on its beats).
+    @Test func aTempoHalvedIsNoLostTick() {
+        for quantised in [false, true] {
+            let truth = ClockFeed.truth(count: 24 * 24) { $0 < 24 * 8 ? 120 : 60 }
+            var follower = ClockFollower(sampleRate: ClockFeed.sampleRate)
+            let arrivals = quantised ? ClockFeed.quantised(truth) : truth.map { Int64($0.rounded()) }
+            let run = ClockFeed.run(&follower, arrivals: arrivals)
+            #expect(follower.lostTicks == 0)
+            #expect(ClockFeed.beatErrors(run, truth: truth, beats: 12..<24).allSatisfy { abs($0) <= 1 })
+        }
+    }
+}
