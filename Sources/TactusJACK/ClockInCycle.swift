@@ -46,9 +46,17 @@ extension ProcessCycle {
     /// tick (`advance`); nil without `--clock-in`. A JACK MIDI event holds one
     /// complete message, so its end cuts one left incomplete
     /// (`ClockInputDecoder.endOfEvent`). Errors are counted by the decoder.
+    /// Inlined, so that without `--clock-in` the cycle pays a comparison, not a call.
+    @inline(__always)
     static func readClockIn<Host: CycleHost>(_ context: UnsafeMutablePointer<ProcessContext>, host: inout Host,
                                              frames: jack_nframes_t, start: Int64) -> TimelinePosition? {
         guard context.pointee.clockIn.enabled else { return nil }
+        return followClockIn(context, host: &host, frames: frames, start: start)
+    }
+
+    /// `readClockIn` with `--clock-in`.
+    static func followClockIn<Host: CycleHost>(_ context: UnsafeMutablePointer<ProcessContext>, host: inout Host,
+                                               frames: jack_nframes_t, start: Int64) -> TimelinePosition {
         _ = context.pointee.clockIn.follower.advance(toFrame: start)
         if let buffer = host.buffer(.clockIn, frames) {
             let count = host.midiEventCount(buffer)
