@@ -123,7 +123,7 @@ extension JACKServerTests.LinkOnJACK {
         defer { if recorderA2.isRunning { kill(recorderA2.processIdentifier, SIGKILL) } }
         kill(peerA.processIdentifier, SIGCONT)
         #expect(Launch.waitFor(logA, containing: "JACK server back"), "\(Launch.text(logA))")
-        Thread.sleep(forTimeInterval: 4)
+        Thread.sleep(forTimeInterval: 5)
         #expect(Launch.stop(peerA) == 0)
         #expect(Launch.stop(peerB) == 0)
         _ = Launch.stop(recorderA2)
@@ -148,13 +148,21 @@ extension JACKServerTests.LinkOnJACK {
             offsets.append(t - nearest.time)
             if nearest.accent == (click.value > 0.8) { accentsAgree += 1 }
         }
-        let intervals = Set(zip(clicksA, clicksA.dropFirst()).map { $1.frame - $0.frame })
+        // A beat in A's frames where A's server kept to its clock between the two
+        // clicks (a late wake-up moves its frames against the host time Link
+        // places beats in, with or without an xrun notice: judged as the
+        // Link-as-BBT take judges, 20 µs).
+        let steady = zip(clicksA, clicksA.dropFirst()).filter { c, d in
+            !a.xrunned(from: c.frame - 256, to: d.frame + 256) && (a.framesFellBehind(from: c.frame, to: d.frame).map { abs($0) <= 20 } ?? false)
+        }
+        let intervals = Set(steady.map { $1.frame - $0.frame })
         let worst = offsets.map(abs).max() ?? .infinity
-        print("Link across a restart at 44.1 kHz: A's \(clicksA.count) clicks (intervals \(intervals.sorted())), \(judged) judged, "
+        print("Link across a restart at 44.1 kHz: A's \(clicksA.count) clicks (intervals \(intervals.sorted()) in \(steady.count) steady beats), \(judged) judged, "
               + "worst \(String(format: "%.0f", worst)) µs from B's, accents agreeing \(accentsAgree)")
         #expect(judged >= 6, "\(clicksA.count) clicks, \(judged) without an xrun near")
         #expect(worst <= 1000, "A's clicks against B's (µs): \(offsets.map { Int($0) })")
         #expect(accentsAgree == judged)
-        #expect(intervals.allSatisfy { abs($0 - 22_050) <= 2 }, "\(intervals.sorted())")
+        #expect(steady.count >= 4, "\(steady.count) of A's beats with its server on its clock")
+        #expect(intervals.allSatisfy { abs($0 - 22_050) <= 1 }, "\(intervals.sorted())")
     }
 }
