@@ -227,6 +227,7 @@ public enum RunCommand {
         }
         jack.transport = options.transport
         jack.clockOffsetMilliseconds = options.clock.offsetMilliseconds
+        jack.align = options.align
         var gains = options.soundGains
         gains.master = options.linearGain
         let settings: BarSettings
