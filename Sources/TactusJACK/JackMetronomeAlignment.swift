@@ -68,9 +68,9 @@ extension JackMetronome {
 /// JACK's latency callback (jack.h: called when the latencies in the graph
 /// change, on a notification thread, not the process thread): counted, and
 /// the control thread woken to align on them (`JackMetronome.followLatencyChanges`).
-/// jack2 recomputes this client's own ports' latencies from their connections
-/// before it calls this (JackClient::HandleLatencyCallback), so Tactus has
-/// nothing to set: its ports are terminal.
+/// jack2 recomputes a client's own output ports' playback latencies from
+/// their connections before it calls the client's latency callback, so
+/// Tactus has nothing to set: its ports are terminal.
 func tactusLatency(_ mode: jack_latency_callback_mode_t, _ arg: UnsafeMutableRawPointer?) {
     guard mode == JackPlaybackLatency, let notices = arg?.assumingMemoryBound(to: JackNotices.self) else { return }
     notices.pointee.latencyChanges.add(1, ordering: .releasing)

@@ -4,8 +4,9 @@ import Testing
 extension JACKServerTests {
     /// `--align` on a private jackd (docs/DESIGN.md §3.8): the recorder's
     /// `audio_1` reports a playback latency of 512 frames (the click's path),
-    /// its `midi_1` 128 (the clock's), so Tactus sends each clock tick 384
-    /// frames after its click's frame and both arrive together; 4 s in, the
+    /// its `midi_1` 128 (the clock's), its `audio_2` 0 (a volca's sync), so
+    /// Tactus sends each clock tick 384 frames after its click's frame and
+    /// each sync pulse 512 after, and all three arrive together; 4 s in, the
     /// recorder announces `midi_1` at 0 frames (`jack_recompute_total_latencies`)
     /// and the ticks move to 512 frames after the clicks from the cycles that
     /// follow, none lost or doubled.
@@ -19,20 +20,21 @@ extension JACKServerTests {
             let out = TestFiles.file("\(tag).align.recording"), log = TestFiles.file("\(tag).align.tactus.log")
             let ready = URL(fileURLWithPath: out.path + ".ready")
             let recorder = try TestProcess.launch(TestFiles.probe, ["record", "-s", server.name, "--name", "rec", "--out", out.path, "--ready", ready.path,
-                                                                    "--audio-ports", "1", "--midi-ports", "1",
-                                                                    "--latency", "audio_1=512", "--latency", "midi_1=128",
+                                                                    "--audio-ports", "2", "--midi-ports", "1",
+                                                                    "--latency", "audio_1=512", "--latency", "midi_1=128", "--latency", "audio_2=0",
                                                                     "--latency-at", "4:midi_1=0"],
                                                   output: URL(fileURLWithPath: out.path + ".log"))
             guard TestProcess.waitForFile(ready, seconds: 10) else { throw TestFailure("recorder did not start") }
-            let tactus = try Launch.tactus(server: server.name, name: "tactus", ["--bpm", "120", "--align", "rec:audio_1", "--connect-clock", "rec:midi_1"], log: log)
+            let tactus = try Launch.tactus(server: server.name, name: "tactus", ["--bpm", "120", "--align", "rec:audio_1", "--connect-clock", "rec:midi_1",
+                                                                                     "--sync-out", "volca", "--connect-sync", "rec:audio_2"], log: log)
             defer { if tactus.isRunning { kill(tactus.processIdentifier, SIGKILL) } }
             Thread.sleep(forTimeInterval: 8)
             #expect(Launch.stop(tactus) == 0)
             _ = Launch.stop(recorder)
             let r = try Recording(contentsOf: out)
             let messages = Launch.text(log)
-            #expect(messages.contains("aligned: click 512 frames, clock 128 (+384)"), "\(messages)")
-            #expect(messages.contains("aligned: click 512 frames, clock 0 (+512)"), "\(messages)")
+            #expect(messages.contains("aligned: click 512 frames, clock 128 (+384), sync 0 (+512)"), "\(messages)")
+            #expect(messages.contains("aligned: click 512 frames, clock 0 (+512), sync 0 (+512)"), "\(messages)")
             let announced = try #require(Launch.text(out).split(separator: "\n").first { $0.hasPrefix("LC ") }.flatMap { Int64($0.split(separator: " ")[1]) },
                                          "the recorder's latency change")
 
@@ -41,7 +43,12 @@ extension JACKServerTests {
             let first = try #require(clicks.first)
             #expect(clicks.count >= 12, "clicks \(clicks.count)")
             func shift(_ tick: Int64) -> Int64 { ((tick - first) % 1000 + 1000) % 1000 }
-            let tickSet = Set(ticks)
+            let tickSet = Set(ticks), pulses = Set(r.clicks(port: 2))
+            // Each click's sync pulse (a volca's: one a beat, and one between) 512 frames after it, throughout.
+            let stop = r.midi(port: 1).first { $0.bytes == [0xFC] }?.frame ?? r.endFrame
+            for click in clicks where r.holes.allSatisfy({ !$0.contains(click) }) && click < stop - 24_000 {
+                #expect(pulses.contains(click + 512), "the sync pulse of the click at \(click)")
+            }
             // Each click's tick arrives with it: 384 frames after it before the change, 512 after.
             for click in clicks where r.holes.allSatisfy({ !$0.contains(click) }) {
                 if click + 512 < announced - Int64(Self.period) {
