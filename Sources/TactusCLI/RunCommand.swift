@@ -237,7 +237,6 @@ public enum RunCommand {
         jack.transport = options.transport
         jack.clockIn = options.clockIn
         jack.clockOffsetMilliseconds = options.clock.offsetMilliseconds
-        jack.align = options.align
         var gains = options.soundGains
         gains.master = options.linearGain
         let settings: BarSettings
