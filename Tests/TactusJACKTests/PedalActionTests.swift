@@ -3,12 +3,15 @@ import Testing
 
 extension JACKServerTests {
     /// A footswitch bound to an action (in `controller.json`, or in a preset),
-    /// pressed at exact frames on the JACK `control` port.
+    /// pressed on the JACK `control` port of a live server: the port, the
+    /// binding and the action. Tap tempo by footswitch, timed by the presses'
+    /// frames, is the simulated tier's (`SimulatedPedalTapTests`).
     @Suite struct PedalActionOnJACK {
         /// What one run said and what the recorder got on its clock port.
         struct PedalRun {
             var log: String
-            var clock: [Recording.Event]
+            var recording: Recording
+            var clock: [Recording.Event] { recording.midi(port: 1) }
         }
 
         /// Runs `tactus run` with `arguments` on a private server, `files` (path under
@@ -41,41 +44,7 @@ extension JACKServerTests {
             #expect(Launch.stop(tactus) == 0)
             Thread.sleep(forTimeInterval: 0.2)
             _ = Launch.stop(recorder)
-            return PedalRun(log: Launch.text(log), clock: try Recording(contentsOf: recording).midi(port: 1))
-        }
-
-        /// `run` again while the server xruns in it (`Undisturbed`): a skipped
-        /// cycle moves the sender's exact frames (CI once: 8 xruns in 3 s, the
-        /// taps read 118 BPM).
-        static func undisturbed(_ run: () throws -> PedalRun) throws -> PedalRun {
-            try Undisturbed.run("pedal", run) { last in
-                last.log.contains(", 0 xruns;") ? nil : "run disturbed by xruns: \(last.log.split(separator: "\n").last ?? "")"
-            }
-        }
-
-        /// Tap tempo by footswitch: the taps are timed by their frames, not by when
-        /// the control thread woke up.
-        @Test func fourSustainPedalPressesHalfASecondApartAre120BPMExactly() throws {
-            let controller = """
-            { "version": 1, "channel": 1, "upKey": 72, "downKey": 71, "presetKey": 70,
-              "calibration": { "deadZone": 2, "maximum": 127, "curve": "linear" },
-              "actions": [{ "action": "tap", "cc": 64 }] }
-            """
-            // CC 64 pressed (127) every 0.5 s = 24 000 frames, released (0) 0.1 s after each.
-            let run = try Self.undisturbed {
-                try Self.run("pedal", arguments: ["--bpm", "100"], files: ["controller.json": controller], pedal: [
-                    "0.5 B0 40 7F", "0.6 B0 40 00", "1.0 B0 40 7F", "1.1 B0 40 00",
-                    "1.5 B0 40 7F", "1.6 B0 40 00", "2.0 B0 40 7F", "2.1 B0 40 00",
-                ])
-            }
-            #expect(run.log.contains("message tap tempo: 120 BPM from 4 taps (pedal)"), "\(run.log)")
-            // On the clock: 1200 frames a tick at 100 BPM, then 1000 at 120, to the frame.
-            let ticks = run.clock.filter { $0.bytes == [0xF8] }.map(\.frame)
-            let intervals = zip(ticks.dropFirst(), ticks).map { $0 - $1 }
-            print("pedal tap tempo: tick intervals \(Array(Set(intervals)).sorted()) frames")
-            #expect(intervals.first == 1200)
-            #expect(intervals.last == 1000)
-            #expect(Set(intervals).isSubset(of: [1200, 1000]), "no intermediate tempo: the taps are timed by their frames")
+            return PedalRun(log: Launch.text(log), recording: try Recording(contentsOf: recording))
         }
 
         /// A preset's `actions` bind its pedal while it plays: CC 65 → startStop
@@ -83,10 +52,8 @@ extension JACKServerTests {
         @Test func aPresetsPedalStartsTactus() throws {
             let preset = #"{ "format": 1, "name": "Pedal test", "tempo": 120, "actions": [{ "action": "startStop", "cc": 65 }] }"#
             // CC 65 pressed (127) 0.5 s into the sender's run, released 0.1 s later.
-            let run = try Self.undisturbed {
-                try Self.run("ppedal", arguments: ["--preset", "Pedal test", "--start-stopped"],
-                             files: ["presets/pedal.json": preset], pedal: ["0.5 B0 41 7F", "0.6 B0 41 00"])
-            }
+            let run = try Self.run("ppedal", arguments: ["--preset", "Pedal test", "--start-stopped"],
+                                   files: ["presets/pedal.json": preset], pedal: ["0.5 B0 41 7F", "0.6 B0 41 00"])
             #expect(run.log.contains("start (pedal)"), "\(run.log)")
             // Stopped until the pedal: one Start, then the clock at 120 BPM (1000 frames a tick).
             let starts = run.clock.filter { $0.bytes == [0xFA] }
@@ -94,7 +61,15 @@ extension JACKServerTests {
             let ticks = run.clock.filter { $0.bytes == [0xF8] }.map(\.frame)
             #expect(ticks.count >= 30, "the clock ran after the pedal: \(ticks.count) ticks")
             #expect(ticks.allSatisfy { $0 >= starts.first?.frame ?? .max }, "no tick before the pedal's Start")
-            #expect(Set(zip(ticks.dropFirst(), ticks).map { $0 - $1 }) == [1000])
+            // The preset's tempo between ticks the server played on time: a cycle
+            // skipped in an xrun (or one the recorder missed) moves the ticks
+            // after it to a cycle start, as every output of Tactus does.
+            let r = run.recording
+            let steady = zip(ticks, ticks.dropFirst()).filter { a, b in
+                !r.xrunned(from: a - 256, to: b + 256) && !r.holes.contains { $0.overlaps((a - 256)...(b + 256)) }
+            }
+            print("pedal start: \(ticks.count) ticks, \(steady.count) intervals away from an xrun: \(Set(steady.map { $1 - $0 }).sorted()); xruns \(r.xruns)")
+            #expect(steady.count >= 5 && steady.allSatisfy { $1 - $0 == 1000 }, "\(steady.map { $1 - $0 })")
         }
     }
 }

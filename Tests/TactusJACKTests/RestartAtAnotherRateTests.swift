@@ -95,7 +95,8 @@ extension JACKServerTests.LinkOnJACK {
     /// A places its beats on the session again at the new rate: each of its
     /// clicks after the restart within 1 ms of B's (in the servers' host time,
     /// which both recorders log every cycle), its accents on B's bar lines, and
-    /// its clicks a beat at 120 BPM apart in 44.1 kHz frames.
+    /// its clicks a beat at 120 BPM apart in 44.1 kHz frames (to 1 %: JACK's
+    /// time filter settles after the restart; exact in `SimulatedLinkTests`).
     @Test func aPeerWhoseServerComesBackAt44100PlaysOnTheSessionsBeats() throws {
         guard let network = try PrivateNetwork.make() else { return }
         defer { network.stop() }
@@ -149,13 +150,14 @@ extension JACKServerTests.LinkOnJACK {
             if nearest.accent == (click.value > 0.8) { accentsAgree += 1 }
         }
         // A beat in A's frames between clicks with no xrun between them: the
-        // engine's grid at the new rate (22 050 frames, not 48 kHz's 24 000).
-        // Link places beats in host time, and the dummy driver's frames keep
-        // to the host's clock only to its wake-ups (at 44.1 kHz a 256-frame
-        // period is 5 804.98 µs, slept as whole microseconds: 22 049 frames a
-        // beat of host time, and a late wake-up moves them more, with or
-        // without an xrun notice), so the frames are judged to half a
-        // millisecond; the beat's time itself is judged against B's above.
+        // new rate's (22 050 frames, not 48 kHz's 24 000, 8.8 % more). Link
+        // places beats in host time, and A turns host time into frames with
+        // JACK's DLL-filtered period (`jack_get_cycle_times`), which settles
+        // over seconds after a server starts, slower on a loaded machine (CI
+        // once: 21 982, 22 011, 22 028, 22 039, 22 049, 22 050 in the six beats
+        // after the restart). So the frames here tell the rate to 1 %; the
+        // beat's time is judged against B's above, and the exact frames at the
+        // new rate are the simulated tier's (`SimulatedLinkTests`).
         let steady = zip(clicksA, clicksA.dropFirst()).filter { c, d in !a.xrunned(from: c.frame - 256, to: d.frame + 256) }
         let intervals = Set(steady.map { $1.frame - $0.frame })
         let worst = offsets.map(abs).max() ?? .infinity
@@ -165,6 +167,6 @@ extension JACKServerTests.LinkOnJACK {
         #expect(worst <= 1000, "A's clicks against B's (µs): \(offsets.map { Int($0) })")
         #expect(accentsAgree == judged)
         #expect(steady.count >= 4, "\(steady.count) of A's beats without an xrun")
-        #expect(intervals.allSatisfy { abs($0 - 22_050) <= 22 }, "\(intervals.sorted())")
+        #expect(intervals.allSatisfy { abs($0 - 22_050) <= 220 }, "\(intervals.sorted())")
     }
 }

@@ -239,4 +239,39 @@ import TactusLink
         #expect(zip(ticks, ticks.dropFirst()).map { $1 - $0 }.filter { $0 != 1_000 } == [808])
         #expect(loop.transportMessages.map(\.bytes) == [[0xFA]])
     }
+
+    /// The server dies and comes back at 44.1 kHz with another frame time
+    /// (`SimulatedProcessLoop.restartServer`, what `JackMetronome` does), the
+    /// session running on: from the restart every click is on a session beat
+    /// where it is heard at the new rate (`F(t) − 1 024` in 44.1 kHz frames,
+    /// rounded as the grid rounds), 22 050 frames apart, accents on its bar
+    /// lines. The live take (`aPeerWhoseServerComesBackAt44100...`) judges the
+    /// same against a second peer in host time.
+    @Test func aServerBackAtFortyFourOnePlaysOnTheSessionsBeatsInItsFrames() throws {
+        let session = Self.runningSession()
+        let loop = try SimulatedProcessLoop(options: Self.options(), link: session, clickLatency: Self.latency)
+        loop.run(cycles: 1_200)
+        let before = Self.clicks(loop).count
+        let restart: UInt32 = 7_777
+        loop.restartServer(rate: 44_100, period: 256, startFrame: restart)
+        loop.run(cycles: 1_100)
+        let clicks = Array(loop.onsets.dropFirst(before))
+        // The new server's frame of host time t, unrounded; and the frame t sounds on.
+        let origin = loop.microseconds(atJackFrame: restart)
+        func sounding(_ t: Int64) -> UInt32 {
+            let frame = Double(restart) + Double(t - origin) * 44_100 / 1_000_000
+            return UInt32((frame - Double(Self.latency) + 0.5).rounded(.down))
+        }
+        guard let first = clicks.first else { Issue.record("no click after the restart"); return }
+        let firstBeat = session.sessionBeat(at: loop.microseconds(atJackFrame: first.jackFrame + UInt32(Self.latency))).rounded()
+        let beats = (0..<clicks.count).map { session.time(atSessionBeat: firstBeat + Double($0)) }
+        let expected = beats.map(sounding)
+        let accents = beats.map { session.barLine(atOrAfter: $0) == $0 }
+        let gaps = Set(zip(clicks.dropFirst(), clicks).map { $0.jackFrame - $1.jackFrame })
+        print("simulated Link restart at 44.1 kHz: \(clicks.count) clicks after it from session beat \(firstBeat), "
+            + "first at \(first.jackFrame) (expected \(expected.first ?? 0)), \(gaps) frames apart, accents \(clicks.filter(\.accent).count)")
+        #expect(clicks.count >= 10 && clicks.map(\.jackFrame) == expected, "\(clicks.map(\.jackFrame)) \(expected)")
+        #expect(clicks.map(\.accent) == accents && accents.contains(true))
+        #expect(gaps == [22_050])
+    }
 }
