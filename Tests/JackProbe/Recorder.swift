@@ -171,6 +171,15 @@ enum Recorder {
         // programs that may take seconds to start on a loaded machine.
         let heardFile = args.value("--heard")
         let registered = args.value("--registered")
+        // `--freewheel SECONDS FILE`: once every port was heard, the server in
+        // freewheel mode (`jack_set_freewheel`: the graph run back to back, not on
+        // the clock) until SECONDS more were recorded, then back on the clock and
+        // FILE touched: a recording about frames that need not take wall time.
+        let freewheel = args.value("--freewheel").flatMap { spec -> (seconds: Double, file: String)? in
+            let parts = spec.split(separator: ":", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let seconds = Double(parts[0]) else { fail("--freewheel wants SECONDS:FILE, not \(spec)") }
+            return (seconds, parts[1])
+        }
         let activateAfter = args.value("--activate-after").flatMap(Double.init) ?? 0
         let readTransport = args.flag("--transport")
         // `--levels 2,3`: audio ports whose every change is kept (`L port frame value` lines).
@@ -227,11 +236,21 @@ enum Recorder {
         state.pointee.skipFrames = Int64(skip * Double(rate))
         let everyPort = (UInt64(1) << UInt64(audioCount)) - 1 | ((UInt64(1) << UInt64(midiCount)) - 1) << 32
         var heardTouched = heardFile == nil
+        var freewheelUntil: Int64?
         while true {
             if TerminationSignals.wait(milliseconds: 10) != nil { break }
             if !heardTouched && state.pointee.heard.load(ordering: .relaxed) & everyPort == everyPort {
                 ProbeClient.touch(heardFile)
                 heardTouched = true
+                if let freewheel {
+                    freewheelUntil = state.pointee.recordedFrames.load(ordering: .acquiring) + Int64(freewheel.seconds * Double(rate))
+                    guard jack_set_freewheel(client, 1) == 0 else { fail("cannot enter freewheel mode") }
+                }
+            }
+            if let until = freewheelUntil, state.pointee.recordedFrames.load(ordering: .acquiring) >= until, let freewheel {
+                guard jack_set_freewheel(client, 0) == 0 else { fail("cannot leave freewheel mode") }
+                ProbeClient.touch(freewheel.file)
+                freewheelUntil = nil
             }
             if gone.gone.load(ordering: .acquiring) { break }
             if let seconds, Double(state.pointee.recordedFrames.load(ordering: .acquiring)) >= seconds * Double(rate) { break }

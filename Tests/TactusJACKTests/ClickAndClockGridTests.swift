@@ -3,7 +3,8 @@ import Testing
 
 extension JACKServerTests {
     /// Click and clock recorded for 30 s at 133 and 97.3 BPM,
-    /// periods 64 and 256, against the ideal grid anchored at the first event.
+    /// periods 64 and 256, against the ideal grid anchored at the first event;
+    /// the 32 s from the first sound run with the server in freewheel mode.
     @Suite struct ClickAndClockGrid {
         static let tempos: [Double] = [133, 97.3]
         static let sampleRate = 48000.0
@@ -18,7 +19,9 @@ extension JACKServerTests {
                         MetronomeSpec(name: "offset\(i)", arguments: ["--bpm", "\(tempos[i])", "--clock-offset", "\(o.ms)"], isTactus: true)
                     }
                 }
-                return try Session.record(period: period, seconds: 32, fromFirstSound: true, metronomes: specs)
+                // About frames only: recorded in freewheel mode (the grid is the
+                // engine's frames, whatever the wall clock does).
+                return try Session.record(period: period, seconds: 32, fromFirstSound: true, freewheel: true, metronomes: specs)
             }
         }
 

@@ -31,24 +31,30 @@ enum Session {
     /// program can take seconds to start, and a recording that must span 30 s of
     /// clicks would otherwise lose them. (Waits up to 20 s for that moment.)
     static func record(period: Int, sampleRate: Int = 48000, synchronous: Bool = true, seconds: Double,
-                       fromFirstSound: Bool = false, metronomes: [MetronomeSpec],
+                       fromFirstSound: Bool = false, freewheel: Bool = false, metronomes: [MetronomeSpec],
                        during: ((JackTestServer) throws -> Void)? = nil) throws -> SessionResult {
         let server = try JackTestServer(sampleRate: sampleRate, period: period, synchronous: synchronous)
         defer { server.stop() }
-        return try record(on: server, seconds: seconds, fromFirstSound: fromFirstSound, metronomes: metronomes) { try during?(server) }
+        return try record(on: server, seconds: seconds, fromFirstSound: fromFirstSound, freewheel: freewheel, metronomes: metronomes) { try during?(server) }
     }
 
-    static func record(on server: AudioServerUnderTest, seconds: Double, fromFirstSound: Bool = false, metronomes: [MetronomeSpec],
-                       during: (() throws -> Void)? = nil) throws -> SessionResult {
+    /// `freewheel` (with `fromFirstSound`): the `seconds` from the first sound
+    /// recorded with the server in freewheel mode (the recorder's `--freewheel`),
+    /// for a recording about frames only: the same cycles in a fraction of the
+    /// wall time; the start and the stop (SIGTERM, the MIDI Stop) on the clock.
+    static func record(on server: AudioServerUnderTest, seconds: Double, fromFirstSound: Bool = false, freewheel: Bool = false,
+                       metronomes: [MetronomeSpec], during: (() throws -> Void)? = nil) throws -> SessionResult {
         let tag = server.name
         let recordingURL = TestFiles.file("\(tag).recording")
         let ready = TestFiles.file("\(tag).ready")
         let heard = TestFiles.file("\(tag).heard")
+        let freewheeled = TestFiles.file("\(tag).freewheeled")
         try? FileManager.default.removeItem(at: heard)
+        try? FileManager.default.removeItem(at: freewheeled)
         let recorder = try server.launch(TestFiles.probe, [
             "record"] + server.clientArguments + ["--name", "rec", "--out", recordingURL.path, "--ready", ready.path, "--heard", heard.path,
             "--audio-ports", "\(metronomes.count)", "--midi-ports", "\(metronomes.count)",
-        ], output: TestFiles.file("\(tag).recorder.log"), environment: [:])
+        ] + (freewheel ? ["--freewheel", "\(seconds):\(freewheeled.path)"] : []), output: TestFiles.file("\(tag).recorder.log"), environment: [:])
         defer { if recorder.isRunning { kill(recorder.processIdentifier, SIGKILL) } }
         guard TestProcess.waitForFile(ready, seconds: 10) else { throw TestFailure("recorder did not start") }
 
@@ -68,8 +74,12 @@ enum Session {
         }
         let started = Date()
         try during?()
-        let remaining = seconds - Date().timeIntervalSince(started)
-        if remaining > 0 { Thread.sleep(forTimeInterval: remaining) }
+        if freewheel {
+            guard TestProcess.waitForFile(freewheeled, seconds: 20 * seconds) else { throw TestFailure("the freewheel run did not end") }
+        } else {
+            let remaining = seconds - Date().timeIntervalSince(started)
+            if remaining > 0 { Thread.sleep(forTimeInterval: remaining) }
+        }
 
         var exits: [String: Int32] = [:]
         for (spec, p) in processes { if p.isRunning { kill(p.processIdentifier, SIGTERM) }; _ = spec }
