@@ -52,6 +52,21 @@ extension JACKServerTests {
             var recording: Recording
             var harnessLog: String
             var strongOffsets: [Double]
+            /// The cycles (first frame) whose host time moved from the cycle
+            /// before's by more than 1 ms off the frames between them: a late
+            /// wake-up of the server, or its catching up, with or without an xrun
+            /// notice; the steps, timed on the host's clock, move by as much
+            /// against the frames, and the latency bounds' slack is 48 frames.
+            var wakeUps: [Int64] {
+                let c = recording.cycleTimes
+                var frames: [Int64] = []
+                for i in c.indices.dropFirst() {
+                    let elapsed: Double = c[i].microseconds - c[i - 1].microseconds
+                    let nominal: Double = Double(c[i].frame - c[i - 1].frame) * 1e6 / rate
+                    if abs(elapsed - nominal) > 1_000 { frames.append(c[i].frame) }
+                }
+                return frames
+            }
         }
 
         static func record() throws -> Result {
@@ -125,11 +140,13 @@ extension JACKServerTests {
             return disturbances(r, from: on.frame - Int64(rate), to: on.frame + 3 * Int64(rate))
         }
 
-        /// Xrun notices and recorder holes (their first frame) from `a` to `b`, in order.
+        /// Xrun notices, recorder holes (their first frame) and late wake-ups
+        /// (`Result.wakeUps`) from `a` to `b`, in order.
         static func disturbances(_ r: Result, from a: Int64, to b: Int64) -> [Int64] {
             let xruns = r.recording.xrunFrames.filter { $0 >= a && $0 <= b }
             let holes = r.recording.holes.filter { $0.upperBound >= a && $0.lowerBound <= b }.map { max($0.lowerBound, a) }
-            return (xruns + holes).sorted()
+            let wakeUps = r.wakeUps.filter { $0 >= a && $0 <= b }
+            return (xruns + holes + wakeUps).sorted()
         }
 
         static let cache = ResultCache<Result>()
