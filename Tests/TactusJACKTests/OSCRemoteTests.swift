@@ -138,13 +138,34 @@ extension JACKServerTests {
 
             // On the clock: 1000 frames a tick at 120 BPM, then 1250 at 96 from a tick
             // within one cycle plus one tick of the message's arrival.
-            let midi = try Recording(contentsOf: recording).midi(port: 1)
+            // An interval an xrun notice or a recorder hole touches is no tempo: a
+            // tick the metronome held through a missed cycle goes out at the next
+            // block's first frame (once 1250 frames after the one before at 120 BPM).
+            // `jack_frame_time` extrapolates the frames by the host's clock, so
+            // while the server's wake-up is late it reads ahead of the frame its
+            // next cycle starts at: the change is looked for from half a second
+            // before the send, as the first of a run of clean 96 BPM intervals,
+            // and judged to the frame only where no xrun or hole lies from a cycle
+            // before the send to the tick after it. Exact in the simulated tier.
+            let rec = try Recording(contentsOf: recording)
+            let midi = rec.midi(port: 1)
             let ticks = midi.filter { $0.bytes == [0xF8] }.map(\.frame)
-            let changeAt = try #require(ticks.indices.dropLast().first { ticks[$0 + 1] - ticks[$0] == 1250 && ticks[$0] >= beforeTempo })
-            #expect(ticks[changeAt] - ticks[changeAt - 1] == 1000)
-            let latest = afterTempo + Int64(server.period) + 1000
-            print("OSC tempo: sent between frames \(beforeTempo) and \(afterTempo); first 96 BPM interval from tick \(ticks[changeAt]) (bound \(latest))")
-            #expect(ticks[changeAt] <= latest, "tick \(ticks[changeAt]) after \(latest)")
+            let disturbed = { (a: Int64, b: Int64) in
+                rec.xrunned(from: a, to: b) || rec.holes.contains { $0.upperBound >= a && $0.lowerBound <= b }
+            }
+            let period = Int64(server.period)
+            let clean = { (i: Int) in i >= 0 && i + 1 < ticks.count && !disturbed(ticks[i] - period, ticks[i + 1] + period) }
+            let at96 = { (i: Int) in clean(i) && ticks[i + 1] - ticks[i] == 1250 }
+            var changeAt = try #require(ticks.indices.dropFirst().dropLast(2).first { ticks[$0] >= beforeTempo - 24_000 && at96($0) && at96($0 + 1) })
+            while at96(changeAt - 1) { changeAt -= 1 }
+            let latest = afterTempo + period + 1000
+            let judged = clean(changeAt - 1) && !disturbed(beforeTempo - period, ticks[changeAt + 1] + period)
+            print("OSC tempo: sent between frames \(beforeTempo) and \(afterTempo); first 96 BPM interval from tick \(ticks[changeAt]) (bound \(latest)); "
+                  + "\(rec.xruns) xruns, \(judged ? "judged" : "not judged: disturbed by the change")")
+            if judged {
+                #expect(ticks[changeAt] - ticks[changeAt - 1] == 1000)
+                #expect(ticks[changeAt] <= latest, "tick \(ticks[changeAt]) after \(latest)")
+            }
             #expect(ticks.indices.dropLast().contains { ticks[$0 + 1] - ticks[$0] == 1200 }, "nudge to 100 BPM: 1200 frames a tick")
             // Locate: Stop, Song Position 48 (four bars of 3/4 in sixteenths), Continue, on one frame.
             let located = midi.indices.first { midi[$0].bytes == [0xF2, 48, 0] }
