@@ -255,9 +255,14 @@ extension JACKServerTests {
             guard let startB = Self.frames(rec, port: 2, [0xFA]).first else { Issue.record("no Start from B: \(r.logB)"); return }
             let ticksA = rec.ticks(port: 1), ticksB = rec.ticks(port: 2)
             // The tap's +1 BPM makes a tick 991.7 frames; the tick interval the
-            // change falls in is shorter than 1000 by the part after it.
-            guard let changeA = Self.firstFaster(ticksA, after: startB, below: 998),
-                  let changeB = Self.firstFaster(ticksB, after: startB, below: 998) else {
+            // change falls in is shorter than 1000 by the part after it. Looked for
+            // from 10 s of host time after the recorder's first cycle (the hold's
+            // note comes at 10.5 s): earlier, the server's frames falling behind
+            // its clock on a loaded host shorten Link's ticks in frames for a while
+            // too (three in a row under 998 frames 3.5 s into one run).
+            let hold = rec.cycleTimes.first.flatMap { rec.frame(atHostMicroseconds: $0.microseconds + 10e6) } ?? startB
+            guard let changeA = Self.firstFaster(ticksA, after: max(startB, hold), below: 998),
+                  let changeB = Self.firstFaster(ticksB, after: max(startB, hold), below: 998) else {
                 Issue.record("no faster tick on A or B: A \(r.logA) B \(r.logB)")
                 return
             }
@@ -268,7 +273,8 @@ extension JACKServerTests {
             // `SimulatedLinkTests.aPeersTempoBendsTheGrid…`).
             let killed = ticksB.last { $0 < (Self.frames(rec, port: 2, [0xFA]).dropFirst().first ?? .max) } ?? 0
             let clicksB = rec.clicks(port: 2).filter { $0 > changeA - Self.bar && $0 < killed }
-            let (offsets, skipped) = Self.together(rec, rec.clicks(port: 2), rec.clicks(port: 1), in: (changeA - Self.bar)..<max(killed, changeA - Self.bar))
+            let from = max(changeA - Self.bar, startB)
+            let (offsets, skipped) = Self.together(rec, rec.clicks(port: 2), rec.clicks(port: 1), in: from..<max(killed, from))
             print("Link phase through the tempo change: \(Self.describe(offsets)), \(skipped) not judged (an xrun or a recorder hole)")
             // A count of all B's clicks in frames, which load only raises (frames fall behind host time).
             #expect(clicksB.count >= 4)
@@ -431,7 +437,9 @@ extension JACKServerTests {
             let travel = (changeA - Self.tick)...(changeB + Self.tick)
             // A's and B's one-to-one where both ran (`together`): a bar either side, some
             // eight beats of each, so at least one judged.
-            let (offsets, skipped) = Self.together(rec, rec.clicks(port: 2), rec.clicks(port: 1), in: (changeA - Self.bar)..<(changeA + Self.bar),
+            // From B's Start on (B joins on A's bar 2 or later, as it starts).
+            let from = max(changeA - Self.bar, startB)
+            let (offsets, skipped) = Self.together(rec, rec.clicks(port: 2), rec.clicks(port: 1), in: from..<max(changeA + Self.bar, from),
                                                    leaving: { travel.contains($0) })
             print("Link phase through the trainer step (but in \(travel)): \(Self.describe(offsets)), \(skipped) not judged")
             #expect(!offsets.isEmpty && offsets.allSatisfy { abs($0) <= 48 }, "\(offsets)")
