@@ -402,9 +402,15 @@ extension JACKServerTests {
                 return
             }
             let ticksA = rec.ticks(port: 1), ticksB = rec.ticks(port: 2)
-            // 130 BPM is a tick of 923.1 frames; the interval the step falls in is shorter than 1000.
-            guard let changeA = Self.firstFaster(ticksA, after: startB, below: 990),
-                  let changeB = Self.firstFaster(ticksB, after: startB, below: 990) else {
+            // 130 BPM is a tick of 923.1 frames; the interval the step falls in is
+            // shorter than 1000. Looked for from half a bar before A's bar 3 in
+            // frames (the step is there in host time, and the frames fall behind
+            // it on a loaded host, by milliseconds, not a second): before, the
+            // frames falling behind shorten Link's ticks in frames for a while
+            // too (three in a row under 990 a bar before the step in one run).
+            let lookFrom = max(startB, startA + 2 * Self.bar - Self.bar / 2)
+            guard let changeA = Self.firstFaster(ticksA, after: lookFrom, below: 990),
+                  let changeB = Self.firstFaster(ticksB, after: lookFrom, below: 990) else {
                 Issue.record("no faster tick on A or B: A \(logA) B \(logB)")
                 return
             }
