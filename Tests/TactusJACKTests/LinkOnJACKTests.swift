@@ -130,17 +130,6 @@ extension JACKServerTests {
             return (r.recording, r.logs[0], r.logs[1])
         }
 
-        /// `run` again while the server xruns in it (`Undisturbed`). Link runs on
-        /// the host's clock and the recording on the server's frames: each xrun
-        /// puts the frames behind the host's time by its lateness (10–20 ms each
-        /// on a loaded host), and a beat placed right in host time lands that many
-        /// frames off a line drawn in frames. nil: no run (no private network).
-        static func undisturbed<T>(_ label: String, _ run: () throws -> T?, xruns: (T) -> Int) rethrows -> T? {
-            try Undisturbed.run("Link \(label)", run) { r in
-                r.flatMap { xruns($0) > 0 ? "run disturbed by \(xruns($0)) xruns" : nil }
-            }
-        }
-
         /// The session of the suite's description: A, B from 1.3 s, a pressure
         /// hold on A (up key 72: the tap's +1 at once, then strong steps,
         /// released after 0.8 s) from 9.5 s, B killed at 13.5 s and started
@@ -155,27 +144,37 @@ extension JACKServerTests {
         }
 
         static let cache = ResultCache<Result?>()
-        /// Recorded again while the server xrunned (`undisturbed`: CI once 19 xruns in the 20 s, the
-        /// longest tick interval of A's then 1 004 frames for 1 000), but for the
-        /// xruns of B's kill (`xrunsButTheKill`).
+        /// Recorded once for the three tests that judge it (no retake: each
+        /// judges what the recording allows, see `bothRan`).
         static func session() throws -> Result? {
-            try cache.get { try undisturbed("session", { try record() }, xruns: { xrunsButTheKill($0) }) }
+            try cache.get { try record() }
         }
 
-        /// The session's xruns but those of the second after B's last MIDI event
-        /// before its second run. The synchronous server (`-S`) waits for a client
-        /// it is running until the cycle's deadline, so a peer killed with SIGKILL
-        /// mid-cycle is an xrun of its own, about 0.1 s after B's last tick, in
-        /// every take (counted, the session was recorded three times in every run).
-        /// Nothing is judged in that second but A's ticks, which leave out the half
-        /// second after any xrun; B is started again 1.5 s after the kill, so an
-        /// xrun as it comes back is still a disturbance.
-        static func xrunsButTheKill(_ r: Result) -> Int {
-            let rec = r.recording
-            let startsB = frames(rec, port: 2, [0xFA])
-            guard startsB.count == 2, let lastB = rec.midi(port: 2).last(where: { $0.frame < startsB[1] })?.frame,
-                  rec.xrunFrames.count == rec.xruns else { return rec.xruns }
-            return rec.xrunFrames.filter { !($0 > lastB && $0 <= lastB + Int64(rate)) }.count
+        /// Whether both peers of one server ran the cycle of `frame`, as far as the
+        /// recording tells: no recorder hole at it and no xrun notice from four
+        /// periods before it (a late cycle, then the `FrameTimeFilter`'s new line
+        /// confirmed on its third cycle, `SimulatedLinkTests.anXrunsReanchoring…`)
+        /// to a period after (the notice comes after the late cycle). Two peers on
+        /// one server read one frame clock and place the session's host time on
+        /// it through the same filter, so A's frames against B's are undisturbed
+        /// by the server's lateness; only a peer that missed the cycle (what it
+        /// held goes out on the next block's first frame) is not judged.
+        static func bothRan(_ r: Recording, _ frame: Int64) -> Bool {
+            let period = Int64(max(r.period, 256))
+            return !r.holes.contains { $0.contains(frame) } && !r.xrunned(from: frame - 4 * period, to: frame + period)
+        }
+
+        /// `mine` against `theirs` one-to-one in `window`: the offset of each judged
+        /// click of either list there (`bothRan`, and not `left` out) to the nearest
+        /// of the other's anywhere, so a click missing on either side is an offset
+        /// of a beat.
+        static func together(_ r: Recording, _ mine: [Int64], _ theirs: [Int64], in window: Range<Int64>,
+                             leaving left: (Int64) -> Bool = { _ in false }) -> (judged: [Int64], skipped: Int) {
+            let a = mine.filter { window.contains($0) && !left($0) }, b = theirs.filter { window.contains($0) && !left($0) }
+            let judgedA = a.filter { bothRan(r, $0) }, judgedB = b.filter { bothRan(r, $0) }
+            // None at all on the other side: as far off as the window is long.
+            func off(_ clicks: [Int64], _ others: [Int64]) -> [Int64] { others.isEmpty ? clicks.map { _ in Int64(window.count) } : offsets(clicks, to: others) }
+            return (off(judgedA, theirs) + off(judgedB, mine), a.count + b.count - judgedA.count - judgedB.count)
         }
 
         /// The frames of every `bytes` message on MIDI `port`.
@@ -221,21 +220,31 @@ extension JACKServerTests {
                 Issue.record("no Start from both peers: A \(r.logA) B \(r.logB)")
                 return
             }
-            // B joined a running session: its Start on A's bar line, not mid-bar.
+            // B joined a running session: its Start on A's bar line, not mid-bar
+            // (exact to the frame: `SimulatedLinkTests.aJoinStartsOnTheSessionsNextBarLine…`);
+            // here A's line and B's on one server's frames, where both ran (`bothRan`).
             let fromBar = Self.offsets([startB], to: Self.barLines(rec, port: 1))
-            print("Link join: B's Start \(fromBar[0]) frames from A's bar line (\(startB - startA) frames after A's Start)")
-            #expect(abs(fromBar[0]) <= 48)
+            print("Link join: B's Start \(fromBar[0]) frames from A's bar line (\(startB - startA) frames after A's Start)"
+                + (Self.bothRan(rec, startB) ? "" : ", not judged: an xrun or a recorder hole at it"))
+            if Self.bothRan(rec, startB) { #expect(abs(fromBar[0]) <= 48) }
             #expect(startB > startA + Self.bar / 2)
-            // After both ran 5 s: every click of B within ±1 ms (48 frames) of A's.
-            // The second starts half a beat before a beat: B's clicks fall on whole
-            // 24 000-frame beats after its Start, give or take a frame of jitter, so
-            // a second from a beat would hold a third click whenever its last one
-            // came a frame early.
-            let window = (startB + 5 * Int64(Self.rate) - 12_000)..<(startB + 6 * Int64(Self.rate) - 12_000)
-            let clicksB = rec.clicks(port: 2).filter { window.contains($0) }
-            let offsets = Self.offsets(clicksB, to: rec.clicks(port: 1))
-            print("Link beat alignment 5-6 s after B's Start: \(Self.describe(offsets))")
-            #expect(clicksB.count == 2)
+            // From 5 s after B's Start until B is killed (its last tick): A's clicks
+            // and B's one-to-one within ±1 ms (48 frames), each judged where both
+            // peers ran its cycle (`together`). Not a count of clicks in a window of
+            // frames: the server's frames fall behind the host's clock at each late
+            // wake-up, and Link's beats are in host time, so a second of frames
+            // holds a third beat on a loaded host; a beat missing on either side is
+            // half a second off its partner.
+            let lastB = Self.frames(rec, port: 2, [0xF8]).last { $0 < (Self.frames(rec, port: 2, [0xFA]).dropFirst().first ?? .max) } ?? 0
+            let window = (startB + 5 * Int64(Self.rate))..<max(lastB, startB + 5 * Int64(Self.rate))
+            let (offsets, skipped) = Self.together(rec, rec.clicks(port: 2), rec.clicks(port: 1), in: window)
+            print("Link beat alignment from 5 s after B's Start to its kill, A's clicks and B's: \(Self.describe(offsets)); "
+                + "\(skipped) not judged (an xrun or a recorder hole), xruns \(rec.xruns)")
+            // At least one judged: B's Start is 2–4 s into the run and its kill at
+            // 13.5 s, so the window holds some ten beats of each peer, and only xruns
+            // at every one of them leave none (then nothing here would prove the
+            // peers play together).
+            #expect(!offsets.isEmpty, "no click judged in \(window)")
             #expect(offsets.allSatisfy { abs($0) <= 48 }, "\(offsets)")
             #expect(r.logB.contains("link peers 1"), "\(r.logB)")
         }
@@ -246,21 +255,31 @@ extension JACKServerTests {
             guard let startB = Self.frames(rec, port: 2, [0xFA]).first else { Issue.record("no Start from B: \(r.logB)"); return }
             let ticksA = rec.ticks(port: 1), ticksB = rec.ticks(port: 2)
             // The tap's +1 BPM makes a tick 991.7 frames; the tick interval the
-            // change falls in is shorter than 1000 by the part after it.
-            guard let changeA = Self.firstFaster(ticksA, after: startB, below: 998),
-                  let changeB = Self.firstFaster(ticksB, after: startB, below: 998) else {
+            // change falls in is shorter than 1000 by the part after it. Looked for
+            // from 10 s of host time after the recorder's first cycle (the hold's
+            // note comes at 10.5 s): earlier, the server's frames falling behind
+            // its clock on a loaded host shorten Link's ticks in frames for a while
+            // too (three in a row under 998 frames 3.5 s into one run).
+            let hold = rec.cycleTimes.first.flatMap { rec.frame(atHostMicroseconds: $0.microseconds + 10e6) } ?? startB
+            guard let changeA = Self.firstFaster(ticksA, after: max(startB, hold), below: 998),
+                  let changeB = Self.firstFaster(ticksB, after: max(startB, hold), below: 998) else {
                 Issue.record("no faster tick on A or B: A \(r.logA) B \(r.logB)")
                 return
             }
             print("Link tempo change: A's clock from frame \(changeA), B's from \(changeB): \(changeB - changeA) frames (\(Double(changeB - changeA) / 48) ms)")
             #expect(abs(changeB - changeA) <= 4_800)
-            // B's clicks keep A's phase through the change, until B is killed.
-            let killed = ticksB.last ?? 0
+            // B's clicks keep A's phase through the change, until B is killed: A's
+            // and B's one-to-one where both ran (`together`; the exact bend is
+            // `SimulatedLinkTests.aPeersTempoBendsTheGrid…`).
+            let killed = ticksB.last { $0 < (Self.frames(rec, port: 2, [0xFA]).dropFirst().first ?? .max) } ?? 0
             let clicksB = rec.clicks(port: 2).filter { $0 > changeA - Self.bar && $0 < killed }
-            let offsets = Self.offsets(clicksB, to: rec.clicks(port: 1))
-            print("Link phase through the tempo change: \(Self.describe(offsets))")
+            let from = max(changeA - Self.bar, startB)
+            let (offsets, skipped) = Self.together(rec, rec.clicks(port: 2), rec.clicks(port: 1), in: from..<max(killed, from))
+            print("Link phase through the tempo change: \(Self.describe(offsets)), \(skipped) not judged (an xrun or a recorder hole)")
+            // A count of all B's clicks in frames, which load only raises (frames fall behind host time).
             #expect(clicksB.count >= 4)
-            #expect(offsets.allSatisfy { abs($0) <= 48 }, "\(offsets)")
+            // At least one judged: some eight beats of each peer, all at an xrun only on a server gone wrong.
+            #expect(!offsets.isEmpty && offsets.allSatisfy { abs($0) <= 48 }, "\(offsets)")
             // The tempo reached (A's change log says the settled tempo, B's says it came from Link).
             #expect(r.logB.contains("BPM (Link)"), "\(r.logB)")
             #expect(!r.logA.contains("(Link)"), "\(r.logA)")
@@ -274,36 +293,56 @@ extension JACKServerTests {
                 Issue.record("A's Start and B's two Starts expected: \(startsB) B2 \(r.logB2)")
                 return
             }
-            // A played on: one Start, no Stop until the end, no tick missing (the
-            // tempo only rose, so no interval is longer than 120 BPM's, plus jitter),
-            // but where the recorder itself missed a cycle, and where the server
-            // xrunned in the half second before (Link's host time is placed in
-            // frames again after an xrun, as the other Link checks here leave out).
-            let ticksA = rec.ticks(port: 1).filter { $0 >= startA }
-            let pairs = zip(ticksA, ticksA.dropFirst()).filter { a, b in !rec.holes.contains { $0.overlaps(a...b) } }
-            let judged = pairs.filter { a, b in !rec.xrunned(from: a - 24_000, to: b + 256) }
-            let longest = judged.map { $1 - $0 }.max() ?? 0
-            print("Link rejoin: A's longest tick interval \(longest) frames in \(judged.count) of \(pairs.count) (the rest after an xrun)")
-            #expect(judged.count >= 20, "\(judged.count) of \(pairs.count) tick intervals without an xrun")
+            // A played on through B's kill and return: one Start, one Stop (at the
+            // end), and every bar of A from its Start whole: 96 clock ticks and 4
+            // clicks from one accent to the next, at whatever tempo. Counted, not
+            // timed: a tick interval in frames moves with the dummy driver's
+            // wake-ups against the host clock Link places it on (a quiet run once
+            // took 1 003 frames for 1 000), and an xrun's re-anchoring bends the
+            // grid once (`SimulatedLinkTests.anXrunsReanchoring…`), neither dropping
+            // nor adding a tick; a cycle Tactus missed sends what it held on the
+            // next block's first frame, so only a recorder hole (a cycle the
+            // recorder missed) hides a tick: such a bar is not counted. That A's
+            // ticks and clicks are the session's, frame for frame, through a
+            // peer's leaving and coming back is `SimulatedLinkRejoinTests`.
             #expect(Self.frames(rec, port: 1, [0xFA]).count == 1)
             #expect(Self.frames(rec, port: 1, [0xFC]).count == 1)
-            #expect(longest <= Self.tick + 2, "longest tick interval \(longest)")
-            // B again: its Start on one of A's bar lines.
+            let accents = Self.barLines(rec, port: 1).filter { $0 >= startA }
+            let ticksA = rec.ticks(port: 1), clicksA = rec.clicks(port: 1)
+            let bars = zip(accents, accents.dropFirst()).filter { a, b in !rec.holes.contains { $0.overlaps(a...b) } }
+            let counts = bars.map { a, b in (ticks: ticksA.filter { $0 >= a && $0 < b }.count, clicks: clicksA.filter { $0 >= a && $0 < b }.count) }
+            let wrong = zip(bars, counts).filter { $0.1.ticks != 96 || $0.1.clicks != 4 }.map { "\($0.0.0): \($0.1.ticks) ticks, \($0.1.clicks) clicks" }
+            // The bars across B's absence: from B's last tick before its kill to its second Start.
+            let lastB = Self.frames(rec, port: 2, [0xF8]).last { $0 < startsB[1] } ?? startsB[1]
+            let across = bars.filter { a, b in b > lastB && a < startsB[1] }.count
+            print("Link rejoin: A's bars \(bars.count) of \(max(accents.count - 1, 0)) counted (the rest over a recorder hole), "
+                + "\(across) across B's absence, wrong \(wrong), xruns \(rec.xruns)")
+            // At least one bar counted: the run holds some nine, and only a recorder
+            // hole in every one leaves none.
+            #expect(!bars.isEmpty && wrong.isEmpty, "\(wrong)")
+            // B again: its Start on one of A's bar lines (both on one server's frames,
+            // judged where both ran), then its clicks one-to-one with A's.
             let fromBar = Self.offsets([startsB[1]], to: Self.barLines(rec, port: 1))
-            print("Link rejoin: B's second Start \(fromBar[0]) frames from A's bar line")
-            #expect(abs(fromBar[0]) <= 48)
-            let clicks = Self.offsets(rec.clicks(port: 2).filter { $0 >= startsB[1] }, to: rec.clicks(port: 1))
-            print("Link after the rejoin: \(Self.describe(clicks))")
-            #expect(clicks.count >= 4 && clicks.allSatisfy { abs($0) <= 48 }, "\(clicks)")
+            print("Link rejoin: B's second Start \(fromBar[0]) frames from A's bar line"
+                + (Self.bothRan(rec, startsB[1]) ? "" : ", not judged: an xrun or a recorder hole at it"))
+            if Self.bothRan(rec, startsB[1]) { #expect(abs(fromBar[0]) <= 48) }
+            // To the earlier of the two peers' last ticks (B is stopped first at the end).
+            let last = min(ticksA.last ?? 0, Self.frames(rec, port: 2, [0xF8]).last ?? 0)
+            let (clicks, skipped) = Self.together(rec, rec.clicks(port: 2), clicksA, in: startsB[1]..<max(last, startsB[1]))
+            let played = rec.clicks(port: 2).filter { $0 >= startsB[1] }.count
+            print("Link after the rejoin: \(Self.describe(clicks)), \(skipped) not judged (an xrun or a recorder hole), B's clicks \(played)")
+            // B plays on from its Start (all its clicks in frames, which load only
+            // raises), and at least one pair is judged: B's second run is some
+            // four seconds, eight beats of each peer.
+            #expect(played >= 4)
+            #expect(!clicks.isEmpty && clicks.allSatisfy { abs($0) <= 48 }, "\(clicks)")
         }
 
         /// `--link-start-stop`: MIDI Stop into A's `control` stops A and B on the
         /// next bar line of the session, Start starts both on one bar line.
         @Test func sharedStopEndsBothPeersOnTheBarLineAndStartStartsBoth() throws {
-            guard let (rec, logA, logB) = try Self.undisturbed("shared stop", {
-                try Self.twoPeers("s", a: ["--link-start-stop"], b: ["--link-start-stop"], seconds: 14,
-                                  script: (5.5, "a", ["1.000000 FC", "4.000000 FA"]))
-            }, xruns: { $0.recording.xruns }) else { return }
+            guard let (rec, logA, logB) = try Self.twoPeers("s", a: ["--link-start-stop"], b: ["--link-start-stop"], seconds: 14,
+                                                             script: (5.5, "a", ["1.000000 FC", "4.000000 FA"])) else { return }
             let startsA = Self.frames(rec, port: 1, [0xFA]), startsB = Self.frames(rec, port: 2, [0xFA])
             let stopsA = Self.frames(rec, port: 1, [0xFC]), stopsB = Self.frames(rec, port: 2, [0xFC])
             guard startsA.count >= 2, startsB.count >= 2, let stopA = stopsA.first, let stopB = stopsB.first else {
@@ -342,12 +381,13 @@ extension JACKServerTests {
             for stop in [stopA, stopB] where judged(stop) {
                 #expect(stop - barLine <= 0 && stop - barLine >= -256 - 48, "stop at \(stop - barLine)")
             }
-            #expect(abs(stopB - stopA) <= 48)
+            // The peers against each other on one server's frames, where both ran (`bothRan`).
+            if Self.bothRan(rec, stopA) && Self.bothRan(rec, stopB) { #expect(abs(stopB - stopA) <= 48) }
             #expect(restartBarLine != nil, "no cycle times recorded")
             if let restartBarLine, judged(max(startsA[1], startsB[1])) {
                 #expect(abs(startsA[1] - restartBarLine) <= 48 && abs(startsB[1] - restartBarLine) <= 48)
             }
-            #expect(abs(startsB[1] - startsA[1]) <= 48)
+            if Self.bothRan(rec, startsA[1]) && Self.bothRan(rec, startsB[1]) { #expect(abs(startsB[1] - startsA[1]) <= 48) }
             #expect(stopA > startsB[0])
         }
 
@@ -356,17 +396,21 @@ extension JACKServerTests {
         /// a key's: at A's bar 3 the tempo becomes 130 on A *and* on B (a tick of
         /// 923.1 frames), within 100 ms of each other, B's clicks on A's beats.
         @Test func aTrainerStepOnOnePeerIsCommittedToTheSession() throws {
-            guard let (rec, logA, logB) = try Self.undisturbed("trainer step", {
-                try Self.twoPeers("t", a: ["--trainer", "120-140/2:10"], b: [], tempoA: [], seconds: 7)
-            }, xruns: { $0.recording.xruns }) else { return }
+            guard let (rec, logA, logB) = try Self.twoPeers("t", a: ["--trainer", "120-140/2:10"], b: [], tempoA: [], seconds: 7) else { return }
             guard let startA = Self.frames(rec, port: 1, [0xFA]).first, let startB = Self.frames(rec, port: 2, [0xFA]).first else {
                 Issue.record("no Start from both peers: A \(logA) B \(logB)")
                 return
             }
             let ticksA = rec.ticks(port: 1), ticksB = rec.ticks(port: 2)
-            // 130 BPM is a tick of 923.1 frames; the interval the step falls in is shorter than 1000.
-            guard let changeA = Self.firstFaster(ticksA, after: startB, below: 990),
-                  let changeB = Self.firstFaster(ticksB, after: startB, below: 990) else {
+            // 130 BPM is a tick of 923.1 frames; the interval the step falls in is
+            // shorter than 1000. Looked for from half a bar before A's bar 3 in
+            // frames (the step is there in host time, and the frames fall behind
+            // it on a loaded host, by milliseconds, not a second): before, the
+            // frames falling behind shorten Link's ticks in frames for a while
+            // too (three in a row under 990 a bar before the step in one run).
+            let lookFrom = max(startB, startA + 2 * Self.bar - Self.bar / 2)
+            guard let changeA = Self.firstFaster(ticksA, after: lookFrom, below: 990),
+                  let changeB = Self.firstFaster(ticksB, after: lookFrom, below: 990) else {
                 Issue.record("no faster tick on A or B: A \(logA) B \(logB)")
                 return
             }
@@ -381,23 +425,30 @@ extension JACKServerTests {
                 #expect(abs(changeA - stepLine) <= 2 * Self.tick, "A's step \(changeA - stepLine) frames from its bar 3")
             }
             #expect(abs(changeB - changeA) <= 4_800)
-            // After the step both tick at 130 BPM (923 or 924 frames, ±2 of jitter),
-            // but in the half second after an xrun (frames and host time apart).
-            let spans = zip(ticksB, ticksB.dropFirst()).filter { $0.0 > changeB + 2 * Self.tick && $0.0 < changeB + 40 * Self.tick }
-            let after = spans.filter { !rec.xrunned(from: $0.0 - 24_000, to: $0.1) }.map { $1 - $0 }
-            print("Link trainer step: B's tick intervals after it \(after) (\(spans.count - after.count) near an xrun not judged)")
-            #expect(!spans.isEmpty && after.allSatisfy { abs($0 - 923) <= 3 }, "\(after)")
+            // After the step both tick at 130 BPM: B's ticks one-to-one with A's,
+            // whose 130 BPM from bar 3 is exact to half a frame on the session's line
+            // in `SimulatedLinkTests.theTrainersStep…`, and B's log says it took 130
+            // from Link (below). Not B's tick intervals in frames: Link's ticks are
+            // on host time and the server's frames fall behind it at every late
+            // wake-up, so on a loaded host 130 BPM's 923 frames were 872–880 for
+            // whole stretches with no xrun notice.
+            // Where both ran (`together`); some 38 ticks of each, so at least one judged.
+            let (ticked, unjudged) = Self.together(rec, ticksB, ticksA, in: (changeB + 2 * Self.tick)..<(changeB + 40 * Self.tick))
+            print("Link trainer step: B's ticks against A's after it: \(Self.describe(ticked)), \(unjudged) not judged")
+            #expect(!ticked.isEmpty && ticked.allSatisfy { abs($0) <= 48 }, "\(ticked)")
             // B's clicks on A's beats through the step, but for one sounding while
             // the new tempo was on its way to B: Link pivots a tempo at the time
             // of its commit, so B, hearing of it later, plays that stretch at the
             // old tempo (41 ms at +10 BPM is 59 frames) and lands on A's line then.
             let travel = (changeA - Self.tick)...(changeB + Self.tick)
-            let clicksB = rec.clicks(port: 2).filter { c in
-                c > changeA - Self.bar && c < changeA + Self.bar && !travel.contains(c) && !rec.xrunned(from: c - 24_000, to: c + 256)
-            }
-            let offsets = Self.offsets(clicksB, to: rec.clicks(port: 1))
-            print("Link phase through the trainer step (but in \(travel)): \(Self.describe(offsets))")
-            #expect(clicksB.count >= (rec.xruns == 0 ? 5 : 0) && offsets.allSatisfy { abs($0) <= 48 }, "\(offsets)")
+            // A's and B's one-to-one where both ran (`together`): a bar either side, some
+            // eight beats of each, so at least one judged.
+            // From B's Start on (B joins on A's bar 2 or later, as it starts).
+            let from = max(changeA - Self.bar, startB)
+            let (offsets, skipped) = Self.together(rec, rec.clicks(port: 2), rec.clicks(port: 1), in: from..<max(changeA + Self.bar, from),
+                                                   leaving: { travel.contains($0) })
+            print("Link phase through the trainer step (but in \(travel)): \(Self.describe(offsets)), \(skipped) not judged")
+            #expect(!offsets.isEmpty && offsets.allSatisfy { abs($0) <= 48 }, "\(offsets)")
             #expect(logB.contains("130 BPM (Link)"), "\(logB)")
         }
 
@@ -436,51 +487,65 @@ extension JACKServerTests {
             return (try Recording(contentsOf: out), Launch.text(logA), Launch.text(logB))
         }
 
+        /// A's clicks (`masterBeats`) where the line A's grid is drawn on held still:
+        /// the BBT a cycle reads was written by the cycle before from its own line
+        /// (the timebase callback publishes the next cycle's first frame), so a
+        /// click is on its cycle's BBT beat only when the line did not move from
+        /// one cycle to the next. It moves at the host-time filter's corrections
+        /// (a late wake-up, an xrun's re-anchoring: on a loaded host nearly every
+        /// cycle) and there the click is off by the move, which the recording
+        /// cannot tell apart from an error. So a click is judged where the BBT
+        /// itself shows the line still: in the click's cycle and the one before,
+        /// the published position advanced by one period at the published tempo
+        /// (±0.1 frame), in consecutive cycles the recorder read, and both peers
+        /// ran the click's cycle (`bothRan`). Measured on 60 recordings: 0 to 22
+        /// clicks judged a run, none of them over 0.55 frame.
+        static func onASteadyLine(_ r: Recording) -> (judged: [JackTransport.MasterBeat], skipped: Int) {
+            let period = Int64(max(r.period, 256))
+            func position(_ row: Recording.TransportRow) -> Double {
+                Double(row.bar - 1) * row.beatsPerBar + Double(row.beat - 1) + row.tickDouble / 1920
+            }
+            /// How far the line moved from row `i - 1` to row `i` (frames), nil where it cannot be told.
+            func moved(_ i: Int) -> Double? {
+                guard i > 0, i < r.transport.count else { return nil }
+                let a = r.transport[i - 1], b = r.transport[i]
+                guard b.frame == a.frame + period, a.rolling, b.rolling, a.hasBBT, b.hasBBT, a.hasTickDouble, b.hasTickDouble,
+                      a.beatsPerMinute == b.beatsPerMinute, a.beatsPerBar == b.beatsPerBar else { return nil }
+                return (position(b) - position(a)) * Double(r.sampleRate) * 60 / b.beatsPerMinute - Double(period)
+            }
+            let beats = JackTransport.masterBeats(r)
+            let judged = beats.filter { beat in
+                guard bothRan(r, beat.frame), let i = r.transport.lastIndex(where: { $0.frame <= beat.frame }) else { return false }
+                return [i, i + 1].allSatisfy { moved($0).map { abs($0) <= 0.1 } ?? false }
+            }
+            return (judged, beats.count - judged.count)
+        }
+
         /// `--link --transport master`: the Link session drives A's grid and A
         /// publishes it as JACK BBT. The recorder reads `jack_transport_query`
-        /// every cycle: each of A's clicks within ±0.6 frame (rounding, and the line moving a cycle) of where its
-        /// cycle's BBT puts the beat, and the tempo published is the session's,
-        /// B's pressure hold included (B plays plain `--link`).
+        /// every cycle: each of A's clicks within ±0.6 frame (its rounding to a
+        /// frame) of where the BBT published at the end of its own cycle puts the
+        /// beat (`onTheirOwnBlock`), on beat 1 where accented, and the tempo
+        /// published is the session's, B's pressure hold included (B plays plain
+        /// `--link`). The same exact to the frame, with every click against the
+        /// BBT of its cycle: `SimulatedLinkMasterTests`.
         @Test func linkWithTransportMasterPublishesTheSessionAsJackBBT() throws {
-            guard let (rec, textA, textB) = try Self.undisturbed("as JACK BBT", { try Self.linkMasterSession() },
-                                                                xruns: { $0.recording.xruns }) else { return }
+            guard let (rec, textA, textB) = try Self.linkMasterSession() else { return }
             #expect(textA.contains("JACK timebase master: ma"), "\(textA)")
             let beats = JackTransport.masterBeats(rec)
-            // The cycle in which a peer's tempo arrives was published before it
-            // arrived (the timebase callback writes the next cycle's BBT): its
-            // clicks are measured against the tempo before.
-            let changeCycles = Set(zip(rec.transport, rec.transport.dropFirst())
-                .filter { $0.0.hasBBT && $0.1.hasBBT && $0.0.beatsPerMinute != $0.1.beatsPerMinute }.map(\.1.frame))
-            // And a click within half a second after a cycle the server missed (an
-            // xrun, seen as a hole in the recording) is not measured: the BBT of the
-            // missed cycle was never read.
-            let settled = beats.filter { beat in
-                if rec.holes.contains(where: { beat.frame >= $0.lowerBound && beat.frame <= $0.upperBound + 24_000 }) { return false }
-                // Nor one within half a second after an xrun notice (CI: two clicks
-                // 1.9 and 1.6 frames off, 0.37 s apart, after one xrun).
-                if rec.xrunned(from: beat.frame - 24_000, to: beat.frame + 256) { return false }
-                // Nor where the server's frames moved against its clock in that half
-                // second by more than 20 µs (a frame), xrun notice or not: the line
-                // the BBT is predicted on is in host time (the recorder's `T` lines).
-                if abs(rec.framesFellBehind(from: beat.frame - 24_000, to: beat.frame) ?? .infinity) > 20 { return false }
-                guard let row = rec.transport.last(where: { $0.frame <= beat.frame }) else { return false }
-                return !changeCycles.contains(row.frame) && !changeCycles.contains(rec.transport.first(where: { $0.frame > beat.frame })?.frame ?? -1)
-            }
-            let worst = settled.map { abs($0.error) }.max() ?? .infinity
+            let (settled, skipped) = Self.onASteadyLine(rec)
+            let worst = settled.map { abs($0.error) }.max() ?? 0
             let published = rec.transport.filter { $0.rolling && $0.hasBBT }.map(\.beatsPerMinute)
-            print("Link as JACK BBT: \(beats.count) clicks of A (\(beats.count - settled.count) in a tempo change's cycle, after a hole or xrun, or where the frames moved against the clock), "
-                + "worst |onset − BBT beat| \(worst) frames, published \(published.first ?? 0) → \(published.last ?? 0) BPM, xruns \(rec.xruns)")
-            #expect(settled.count >= (rec.xruns == 0 ? 12 : 1), "clicks \(beats.count): \(textA)")
-            // An xrun the recorder did not miss a cycle for (jackd's dummy driver
-            // late, the cycle kept) still puts the late cycle's host time off the
-            // filter's line: at most one click an xrun may be off, by under 3 frames.
-            // The BBT is a prediction: the timebase callback writes the next cycle's
-            // from this cycle's line, and the next cycle's Link position may move that
-            // line by the host-time filter's correction of one cycle (hundredths of a
-            // frame on a quiet server: 0.528 measured once), so a click is within
-            // ±0.5 frame of its rounding plus that: 0.6.
+            print("Link as JACK BBT: \(beats.count) clicks of A, \(settled.count) judged on a steady line (\(skipped) not: the line moved, "
+                + "an xrun or a recorder hole), worst |onset − BBT beat| \(worst) frames, published \(published.first ?? 0) → \(published.last ?? 0) BPM, xruns \(rec.xruns)")
+            // No least count: on a loaded host the line moves in every cycle (208
+            // xruns in one run, no click judged); the same claim exact for every
+            // click through two tempo changes is `SimulatedLinkMasterTests`. The
+            // click is its grid's beat rounded to a frame (±0.5), the BBT the same
+            // line's in doubles and the line still to 0.1 frame: 0.6.
             let off = settled.filter { abs($0.error) > 0.6 }
-            #expect(off.count <= rec.xruns && off.allSatisfy { abs($0.error) < 3 }, "xruns \(rec.xruns): \(off.prefix(5).map { "\($0.frame): \($0.error)" })")
+            #expect(off.isEmpty, "xruns \(rec.xruns): \(off.prefix(5).map { "\($0.frame): \($0.error)" })")
+            // Which beat of the bar each click is, from its cycle's BBT, whatever the load.
             #expect(beats.allSatisfy { $0.accent == ($0.beat == 1) }, "\(beats.prefix(8).map { "\($0.bar).\($0.beat) \($0.accent)" })")
             // 120 at first, then B's hold raised the session's tempo, and A published it.
             #expect(published.first == 120, "\(published.prefix(3))")
