@@ -444,19 +444,32 @@ extension JACKServerTests {
                 print("transport follow: the Start fell in a cycle the recorder missed (\(r.holes.filter { $0.lowerBound < first.frame }))")
                 bytes.insert([0xFA], at: 0)
             }
-            #expect(Array(bytes.prefix(4)) == [[0xFA], [0xFC], [0xF2, 0x30, 0x01], [0xFB]], "\(bytes)")
+            // Song Position 176, bar 13; or 177, the next 16th, when Tactus missed the
+            // cycle holding bar 13's frame (SimulatedPipeWireLocateTests): allowed only
+            // where the recording shows PipeWire's cycles out of step at that frame.
+            let nextSixteenth = bytes.count > 2 && bytes[2] == [0xF2, 0x31, 0x01] && lateCycles
+            #expect(Array(bytes.prefix(4)) == [[0xFA], [0xFC], nextSixteenth ? [0xF2, 0x31, 0x01] : [0xF2, 0x30, 0x01], [0xFB]], "\(bytes)")
             // The master's stop at its end: Stop and Song Position, nothing else.
             #expect(bytes.count == 6 && bytes[4] == [0xFC] && bytes[5].first == 0xF2, "\(bytes)")
             if let cont = transportEvents.first(where: { $0.bytes == [0xFB] && $0.frame >= stop.frame }), let t = transportFrame(cont.frame) {
                 // Placed from the first cycle after the locate, which bounds the phase to one tick (11.3 frames at 133).
-                print("transport follow: Continue at transport frame \(t), bar 13 at 990315.8")
+                // 990 315.8 is bar 13; the next 16th at 133 BPM is 5 413.5 frames on.
+                let due = nextSixteenth ? 990_315.8 + Self.rate * 15 / 133 : 990_315.8
+                if nextSixteenth {
+                    let barLine = cont.frame - Int64(due - 990_315.8)
+                    let slack = PipeWireDisturbance.slackPeriods * 256
+                    let seen = spans.contains { ($0.lowerBound - slack)...($0.upperBound + slack) ~= barLine }
+                    print("transport follow: the cycle of bar 13 (recorded frame \(barLine)) missed, Continue on the next 16th; PipeWire out of step there: \(seen)")
+                    #expect(seen, "Song Position 177 with no skip the recording shows at bar 13's frame \(barLine): \(spans.filter { abs($0.lowerBound - barLine) < 4096 })")
+                }
+                print("transport follow: Continue at transport frame \(t), due at \(due)")
                 // Or whole periods off where PipeWire ran the graph out of step around it
                 // (the block labelled with another cycle's frame time; the locate's
                 // Continue on bar 13's frame through cycles missed is proven in
                 // SimulatedPipeWireLocateTests).
-                let moved = lateCycles && Self.movedByPipeWire(spans, at: cont.frame, error: t - 990_315.8, tolerance: 11.3)
+                let moved = lateCycles && Self.movedByPipeWire(spans, at: cont.frame, error: t - due, tolerance: 11.3)
                 if moved { print("transport follow: the Continue's block moved whole periods by PipeWire's frame time") }
-                #expect(abs(t - 990_315.8) <= 11.3 || moved)
+                #expect(abs(t - due) <= 11.3 || moved, "Continue at \(t), due at \(due)")
             }
             // 24 ticks a beat between two clicks, before and after the locate.
             let ticks = r.ticks()
