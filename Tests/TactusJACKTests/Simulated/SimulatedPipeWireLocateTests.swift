@@ -76,8 +76,8 @@ import TactusCore
                 let label = "missed \(missed) cycles \(after) after the locate, transport frames \(r.gap), resumed at \(r.resumedAt)"
                 // Bar 13 at 990 315.8 (Song Position 176): the Continue on its frame
                 // rounded up; when the cycle holding it was missed, on the next 16th
-                // (Song Position 177, 995 729.3), the first a Continue can still be
-                // on time for (§4.5: a Continue sounds on the 16th its Song Position names).
+                // (Song Position 177, 995 729.3): Song Position counts 16ths, so the
+                // locate (§4.5) goes out on the first 16th still ahead, not late.
                 let missedBarLine = r.gap.contains { $0 ~= 990_316 }
                 let position: [UInt8] = missedBarLine ? [0xF2, 0x31, 0x01] : [0xF2, 0x30, 0x01]
                 #expect(r.words.count == 6 && Array(r.words.prefix(4)) == [[0xFA], [0xFC], position, [0xFB]]
