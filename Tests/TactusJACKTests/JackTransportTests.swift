@@ -163,7 +163,10 @@ extension JACKServerTests {
             let published = r.transport.filter { $0.rolling && $0.hasBBT }
             // Any number of cycles with BBT (the recorder may miss many under load), none with `JackTickDouble`.
             #expect(!published.isEmpty && !published.contains(where: \.hasTickDouble), "\(published.count) cycles with BBT")
-            let stop = r.midi().first { $0.bytes == [0xFC] }?.frame ?? .max
+            let stops = r.midi().filter { $0.bytes == [0xFC] }.map(\.frame)
+            // The locate's cycle: JACK passes a locate while rolling through `Starting` (§13.1).
+            let locateRow = r.transport.first { $0.state == 3 && $0.transportFrame == 692_933 }
+            let stop = stops.first ?? locateRow?.frame ?? .max
             let framesPerBeat = Self.rate * 60 / 133
             var checked = 0, outside: [String] = []
             for onset in r.onsets where onset.port == 1 && onset.frame != stop {
@@ -187,14 +190,23 @@ extension JACKServerTests {
                 return Double(onset.frame) < Double(row.frame) + Double(1919 - row.tick) / 1920 * framesPerBeat - 0.5
             }.count
             print("PipeWire transport master: \(checked) clicks checked against whole ticks, \(outside.count) outside, \(lowTicks) a tick early, recorder holes \(r.holes.count)")
-            // At least one judged: load may leave any other beside a recorder hole; the
-            // master's clicks against its own BBT are proven to the frame in
-            // SimulatedMasterTests, the whole ticks are PipeWire's and judged here.
-            #expect(checked >= 1 && outside.isEmpty, "\(outside)")
-            #expect(r.transport.first { $0.frame > stop }.map { "\($0.bar).\($0.beat)" } == "9.1")
+            // No minimum: under load the recorder missed a cycle within a beat before
+            // nearly every click (CI-like load: 332 holes in 10 s, 1 click judged).
+            // The master's clicks against its own BBT are proven to the frame in
+            // SimulatedMasterTests and SimulatedLinkMasterTests; PipeWire's part, whole
+            // ticks only, is judged above on every cycle the recorder read.
+            #expect(outside.isEmpty, "\(outside)")
+            #expect(locateRow != nil, "no Starting cycle at the locate's frame 692 933")
+            #expect(r.transport.first { $0.frame > (locateRow?.frame ?? stop) && $0.rolling }.map { "\($0.bar).\($0.beat)" } == "9.1")
             // One Stop, the locate's: a cycle PipeWire skipped leaves the transport
-            // on by what the clock moved, no locate (TransportObserver).
-            #expect(r.midi().filter { $0.bytes == [0xFC] }.count == 1, "Stops at \(r.midi().filter { $0.bytes == [0xFC] }.map(\.frame)), recorder holes \(r.holes.count)")
+            // on by what the clock moved, no locate (TransportObserver). The locate's
+            // Stop, Song Position and Continue go out in one cycle, on the first
+            // clock tick after it (§4.5): none recorded only if the recorder missed a
+            // cycle between the locate and the first tick it recorded after it.
+            let firstTickAfter = r.ticks().first { $0 > (locateRow?.frame ?? .max) } ?? .max
+            let locateUnseen = stops.isEmpty && locateRow.map { row in r.holes.contains { $0.upperBound > row.frame && $0.lowerBound < firstTickAfter } } == true
+            if locateUnseen { print("PipeWire transport master: the locate's Stop fell in a cycle the recorder missed") }
+            #expect(stops.count == 1 || locateUnseen, "Stops at \(stops), recorder holes \(r.holes.count)")
         }
 
         // MARK: - conditional
@@ -400,7 +412,20 @@ extension JACKServerTests {
             }
             print("transport follow: the recorder's BBT was this many periods old in so many cycles: \(age.sorted { $0.key < $1.key })")
             let clicks = r.onsets.filter { $0.port == 1 }
-            guard let stop = r.midi().first(where: { $0.bytes == [0xFC] }) else { Issue.record("no Stop for the locate: \(r.midi().filter { $0.bytes != [0xF8] }.map(\.bytes))"); return errors }
+            // The locate's Stop, Song Position and Continue go out in one cycle, on the
+            // first clock tick after it (§4.5): with `lateCycles`, none recorded only if
+            // the recorder missed a cycle between the locate's `Starting` cycle and the
+            // first tick it recorded after it (then the rest is judged).
+            let locateRow = r.transport.first { $0.state == 3 && $0.transportFrame == 990_315 }
+            let firstTickAfter = r.ticks().first { $0 > (locateRow?.frame ?? .max) } ?? .max
+            let locateStop = r.midi().first { $0.bytes == [0xFC] && $0.frame >= (locateRow?.frame ?? 0) && $0.frame <= firstTickAfter }
+            let locateUnseen = lateCycles && locateStop == nil
+                && locateRow.map { row in r.holes.contains { $0.upperBound > row.frame && $0.lowerBound < firstTickAfter } } == true
+            if locateUnseen { print("transport follow: the locate's Stop fell in a cycle the recorder missed") }
+            guard let stopFrame = locateStop?.frame ?? (locateUnseen ? locateRow?.frame : nil) else {
+                Issue.record("no Stop for the locate: \(r.midi().filter { $0.bytes != [0xF8] }.map(\.bytes))"); return errors
+            }
+            let stop = (frame: stopFrame, bytes: [UInt8(0xFC)])
             let spans = lateCycles ? PipeWireDisturbance.spans(r) : []
             if lateCycles { print("transport follow: recorder holes \(r.holes.count), cycles out of step \(spans.count), xrun notices \(r.xruns)") }
             var worst = 0.0, checked = 0, lateCycleClicks = 0, movedClicks = 0
@@ -444,6 +469,7 @@ extension JACKServerTests {
                 print("transport follow: the Start fell in a cycle the recorder missed (\(r.holes.filter { $0.lowerBound < first.frame }))")
                 bytes.insert([0xFA], at: 0)
             }
+            if locateUnseen { bytes.insert(contentsOf: [[0xFC], [0xF2, 0x30, 0x01], [0xFB]], at: min(1, bytes.count)) }
             // Song Position 176, bar 13; or 177, the next 16th, when Tactus missed the
             // cycle holding bar 13's frame (SimulatedPipeWireLocateTests): allowed only
             // where the recording shows PipeWire's cycles out of step at that frame.
