@@ -486,6 +486,22 @@ extension JACKServerTests {
             // where the recording shows PipeWire's cycles out of step at that frame.
             let nextSixteenth = bytes.count > 2 && bytes[2] == [0xF2, 0x31, 0x01] && lateCycles
             #expect(Array(bytes.prefix(4)) == [[0xFA], [0xFC], nextSixteenth ? [0xF2, 0x31, 0x01] : [0xF2, 0x30, 0x01], [0xFB]], "\(bytes)")
+            // Where PipeWire ran the graph out of step (a span of `spans`, within
+            // its slack), its shim may hand the follower a position of another
+            // cycle, and Tactus answers it as a locate: Stop, Song Position,
+            // Continue in one cycle. Seen under a CPU hog (385 recorder holes in
+            // 24 s); said here, allowed only beside such a span, and left for the
+            // simulated tier to pin down. Never on a take PipeWire kept in step.
+            let slack = PipeWireDisturbance.slackPeriods * Int64(r.period)
+            let answers = transportEvents.filter { $0.bytes == [0xFC] }.dropFirst().dropLast()
+            let extra = answers.filter { a in
+                spans.contains { ($0.lowerBound - slack)...($0.upperBound + slack) ~= a.frame }
+                    && r.midi().filter { $0.frame == a.frame && $0.bytes != [0xF8] }.map { $0.bytes.first } == [0xFC, 0xF2, 0xFB]
+            }
+            if !extra.isEmpty { print("transport follow: \(extra.count) locate(s) answered where PipeWire ran out of step: \(extra.map(\.frame))") }
+            if lateCycles && extra.count == answers.count && !extra.isEmpty && bytes.count == 6 + 3 * extra.count {
+                bytes.removeSubrange(4..<(4 + 3 * extra.count))
+            }
             // The master's stop at its end: Stop and Song Position, nothing else.
             #expect(bytes.count == 6 && bytes[4] == [0xFC] && bytes[5].first == 0xF2, "\(bytes)")
             if let cont = transportEvents.first(where: { $0.bytes == [0xFB] && $0.frame >= stop.frame }), let t = transportFrame(cont.frame) {

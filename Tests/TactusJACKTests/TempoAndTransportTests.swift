@@ -35,7 +35,16 @@ extension JACKServerTests {
                     continue
                 }
                 let delay = Double(ticks[k] - request.frame)
-                #expect(delay <= Double(period) + oldTick, "tempo \(newTempo): new tempo from \(delay) frames after the request (cycle \(period) + tick \(oldTick))")
+                // The request's frame is the control thread's `jack_frame_time`, an
+                // estimate from the host's clock: judged against the cycle that took
+                // it only where the server kept to that clock (the rule itself, the
+                // next cycle and the next tick, is EngineTimingTests' and the
+                // simulated tier's, exact).
+                if s.recording.leftItsClock(from: request.frame - Int64(2 * period), to: ticks[k]) {
+                    print("tempo \(newTempo): the server left its clock around the request; new tempo from \(delay) frames after it, not judged")
+                } else {
+                    #expect(delay <= Double(period) + oldTick, "tempo \(newTempo): new tempo from \(delay) frames after the request (cycle \(period) + tick \(oldTick))")
+                }
                 #expect(abs(Double(ticks[k] - ticks[k - 1]) - oldTick) <= 1, "the tick before is still at the old tempo")
                 // From there on, the new grid (until the next request).
                 let end = index + 1 < requests.count ? requests[index + 1].frame - Int64(period) : Int64.max

@@ -90,6 +90,21 @@ struct Recording {
     /// Link places in host time cannot be judged in frames across such a span.
     func xrunned(from a: Int64, to b: Int64) -> Bool { xrunFrames.contains { $0 >= a && $0 <= b } }
 
+    /// Whether the server's frames left the host's clock anywhere from `a` to
+    /// `b`: an xrun notice, a cycle the recorder missed, or a cycle whose host
+    /// time (`T` lines) moved more than 1 ms off what its frames say (a late
+    /// wake-up, with or without a notice). Then a frame stamped on the host's
+    /// clock by another thread (`jack_frame_time`) is not the frame a cycle took.
+    func leftItsClock(from a: Int64, to b: Int64) -> Bool {
+        if xrunned(from: a, to: b) || holes.contains(where: { $0.overlaps(a...max(a, b)) }) { return true }
+        let c = cycleTimes
+        return c.indices.dropFirst().contains { i in
+            guard c[i].frame >= a && c[i - 1].frame <= b else { return false }
+            let nominal = Double(c[i].frame - c[i - 1].frame) * 1e6 / Double(sampleRate)
+            return abs(c[i].microseconds - c[i - 1].microseconds - nominal) > 1_000
+        }
+    }
+
     /// The host time (µs, the server's clock) of `frame`: the time of the last
     /// cycle at or before it, plus the frames after that cycle's first at the
     /// nominal rate. Nil before the first cycle recorded.
