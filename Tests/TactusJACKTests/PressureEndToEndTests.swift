@@ -57,16 +57,7 @@ extension JACKServerTests {
             /// wake-up of the server, or its catching up, with or without an xrun
             /// notice; the steps, timed on the host's clock, move by as much
             /// against the frames, and the latency bounds' slack is 48 frames.
-            var wakeUps: [Int64] {
-                let c = recording.cycleTimes
-                var frames: [Int64] = []
-                for i in c.indices.dropFirst() {
-                    let elapsed: Double = c[i].microseconds - c[i - 1].microseconds
-                    let nominal: Double = Double(c[i].frame - c[i - 1].frame) * 1e6 / rate
-                    if abs(elapsed - nominal) > 1_000 { frames.append(c[i].frame) }
-                }
-                return frames
-            }
+            var wakeUps: [Int64] { recording.lateWakeUps.map(\.to) }
         }
 
         static func record() throws -> Result {

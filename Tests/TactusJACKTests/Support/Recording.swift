@@ -90,19 +90,25 @@ struct Recording {
     /// Link places in host time cannot be judged in frames across such a span.
     func xrunned(from a: Int64, to b: Int64) -> Bool { xrunFrames.contains { $0 >= a && $0 <= b } }
 
+    /// The cycles (the one before and its own first frame) whose host time
+    /// moved from the cycle before's by more than 1 ms off the frames between
+    /// them (`T` lines): a late wake-up of the server, or its catching up, with
+    /// or without an xrun notice.
+    var lateWakeUps: [(from: Int64, to: Int64)] {
+        let c = cycleTimes
+        return c.indices.dropFirst().compactMap { i in
+            let nominal = Double(c[i].frame - c[i - 1].frame) * 1e6 / Double(sampleRate)
+            return abs(c[i].microseconds - c[i - 1].microseconds - nominal) > 1_000 ? (c[i - 1].frame, c[i].frame) : nil
+        }
+    }
+
     /// Whether the server's frames left the host's clock anywhere from `a` to
-    /// `b`: an xrun notice, a cycle the recorder missed, or a cycle whose host
-    /// time (`T` lines) moved more than 1 ms off what its frames say (a late
-    /// wake-up, with or without a notice). Then a frame stamped on the host's
-    /// clock by another thread (`jack_frame_time`) is not the frame a cycle took.
+    /// `b`: an xrun notice, a cycle the recorder missed, or a late wake-up.
+    /// Then a frame stamped on the host's clock by another thread
+    /// (`jack_frame_time`) is not the frame a cycle took.
     func leftItsClock(from a: Int64, to b: Int64) -> Bool {
         if xrunned(from: a, to: b) || holes.contains(where: { $0.overlaps(a...max(a, b)) }) { return true }
-        let c = cycleTimes
-        return c.indices.dropFirst().contains { i in
-            guard c[i].frame >= a && c[i - 1].frame <= b else { return false }
-            let nominal = Double(c[i].frame - c[i - 1].frame) * 1e6 / Double(sampleRate)
-            return abs(c[i].microseconds - c[i - 1].microseconds - nominal) > 1_000
-        }
+        return lateWakeUps.contains { $0.to >= a && $0.from <= b }
     }
 
     /// The host time (µs, the server's clock) of `frame`: the time of the last
