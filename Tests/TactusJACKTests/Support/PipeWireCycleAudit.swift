@@ -61,7 +61,9 @@ enum PipeWireDisturbance {
 ///   click due there is dropped, never late);
 /// * a click's tail (`value` not a click's first sample) at a cycle's first
 ///   frame, beside a disturbance around its click: the sound found again after
-///   cycles whose output did not reach the recorder;
+///   cycles whose output did not reach the recorder; with no disturbance the
+///   recorder saw, a tail resumed after Tactus's own skipped cycles is charged
+///   one of its gaps per period it came late;
 /// * anything else is off the grid: a fault. So is an event on a grid position
 ///   taken already (sent twice).
 /// A grid position with no event is the output of a cycle that came too late,
@@ -131,8 +133,12 @@ struct PipeWireCycleAudit: CustomStringConvertible {
                 let late = Double(f) - position(k)
                 if f % p == 0, let d = disturbance(at: position(k), slack: length), after(d, f) {
                     tails += 1
-                } else if f % p == 0, late < Double(length + p) {
-                    unseenByRecorder.append("tail \(f), \(late) after its click")
+                } else if f % p == 0, late < Double(length + p * Int64(1 + tactusGaps)) {
+                    // Resumed after cycles of Tactus's that PipeWire skipped (its
+                    // own gaps): the sound went on that many periods later. Each
+                    // period past the click's length is one gap at least.
+                    let periods = max(1, Int(((late - Double(length)) / Double(p)).rounded(.up)))
+                    for _ in 0..<periods { unseenByRecorder.append("tail \(f), \(late) after its click") }
                 } else {
                     offGrid.append("tail \(f) (\(value)), \(late) after a click's frame")
                 }
