@@ -32,7 +32,8 @@ import TactusCore
         return (input, ticks)
     }
 
-    struct Run { var onsets: [UInt32]; var clockOut: [UInt32]; var joined: [String]; var ticks: [UInt32]; var shownTempo: Int32 }
+    /// `lockedOn`: the tick (from the Start's first, 0) whose cycle left the follower locked first.
+    struct Run { var onsets: [UInt32]; var clockOut: [UInt32]; var joined: [String]; var ticks: [UInt32]; var shownTempo: Int32; var lockedOn: Int? }
 
     /// The scripted clock played through the loop; with `playerAtTick`, the
     /// control thread sets 200 BPM there (what the tempo keys and pressure end
@@ -43,6 +44,12 @@ import TactusCore
         loop.run(cycles: 20)
         let script = Self.script(first: loop.jackFrame + 1000, beatsAt120: beatsAt120, beatsAt140: beatsAt140)
         loop.clockInput = script.input
+        var lockedOn: Int?
+        for k in 0..<12 where lockedOn == nil {
+            // The cycle holding tick k (a tick at most in each: 1000 frames apart, the period 256).
+            loop.run(untilJackFrame: script.ticks[k] + 1)
+            if loop.context.pointee.clockIn.follower.state == .locked { lockedOn = k }
+        }
         if let tick = playerAtTick {
             loop.run(untilJackFrame: script.ticks[tick])
             loop.push(.setTempo(BPM(200)))
@@ -52,7 +59,7 @@ import TactusCore
         let clockOut = loop.midi.filter { $0.bytes == [0xF8] }.map(\.jackFrame)
         let joined = loop.midi.prefix(2).map { "\($0.jackFrame) \($0.bytes)" }
         return Run(onsets: loop.onsets.map(\.jackFrame), clockOut: clockOut, joined: joined, ticks: script.ticks,
-                   shownTempo: loop.engineControl.pointee.status.tempoHundredths.load(ordering: .relaxed))
+                   shownTempo: loop.engineControl.pointee.status.tempoHundredths.load(ordering: .relaxed), lockedOn: lockedOn)
     }
 
     /// At 120 BPM the follower locks on the Start's third tick (`lockTicks`,
@@ -67,6 +74,7 @@ import TactusCore
         let run = try Self.run(beatsAt120: 8, beatsAt140: 0)
         let beats = stride(from: 24, to: run.ticks.count, by: 24).map { run.ticks[$0] }
         print("simulated clock in at 120 BPM: \(run.onsets.count) clicks for \(beats.count) beats after the first, \(run.clockOut.count) clock ticks out for \(run.ticks.count) in")
+        #expect(run.lockedOn == 2, "locked on tick \(run.lockedOn.map(String.init) ?? "none") of the Start's")
         #expect(run.onsets == beats, "clicks \(run.onsets), beats \(beats)")
         #expect(run.joined == ["\(run.ticks[6]) [242, 1, 0]", "\(run.ticks[6]) [251]"], "\(run.joined)")
         #expect(run.clockOut == Array(run.ticks.dropFirst(6)), "out \(run.clockOut.prefix(8)), in \(run.ticks.prefix(8))")
