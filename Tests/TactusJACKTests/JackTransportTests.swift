@@ -422,7 +422,21 @@ extension JACKServerTests {
                 age[Int(((Double(row.transportFrame) - at) / 256).rounded()), default: 0] += 1
             }
             print("transport follow: the recorder's BBT was this many periods old in so many cycles: \(age.sorted { $0.key < $1.key })")
-            let clicks = r.onsets.filter { $0.port == 1 }
+            // A click starts on its first sample (PipeWire.clickFirstSamples). Any other
+            // value is the rest of a click's sound found again after cycles Tactus was
+            // not run for (its tail): only at a cycle's first frame, within the click's
+            // length and the frames Tactus said it was not run for (its exit line).
+            let onsets = r.onsets.filter { $0.port == 1 }
+            let clicks = onsets.filter { PipeWire.clickFirstSamples.contains($0.value) }
+            let gaps = PipeWireDisturbance.tactusGaps(log)
+            let tails = onsets.filter { !PipeWire.clickFirstSamples.contains($0.value) }
+            for tail in tails {
+                let click = clicks.last { $0.frame < tail.frame }
+                let reach = PipeWireDisturbance.tailReach(length: PipeWire.clickLength, gaps: gaps, framesNotRun: PipeWireDisturbance.tactusFramesNotRun(log), period: 256)
+                let resumed = tail.frame % 256 == 0 && click.map { tail.frame - $0.frame < reach } ?? false
+                #expect(resumed, "a sound at \(tail.frame) (\(tail.value)) that is no click's start nor its tail after \(gaps) gaps (last click \(click?.frame ?? -1))")
+            }
+            if !tails.isEmpty { print("transport follow: \(tails.count) click tails after Tactus's \(gaps) gaps") }
             // The locate's Stop, Song Position and Continue go out in one cycle (§4.5):
             // with `lateCycles`, none recorded only if the recorder missed a cycle where
             // they were due (then the rest is judged).

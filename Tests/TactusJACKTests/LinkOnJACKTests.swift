@@ -577,7 +577,9 @@ extension JACKServerTests {
                 "--events", events.path, "system:playback_1",
             ] + transport, output: TestFiles.file("\(tag).rtlink.log"), environment: ["LD_PRELOAD": TestFiles.interposer, "TACTUS_RTPROBE_REPORT": report.path])
             defer { if harness.isRunning { kill(harness.processIdentifier, SIGKILL) } }
-            Thread.sleep(forTimeInterval: 12)
+            // 10 s: about 7 000 cycles of 64 frames (5 000 asked; a loaded machine
+            // started the harness 1.5 s late), 90 tempo commits (50 asked).
+            Thread.sleep(forTimeInterval: 10)
             kill(harness.processIdentifier, SIGTERM)
             #expect(TestProcess.wait(harness, seconds: 10) == 0)
             let r = try RealtimeProof.ProbeReport(report)

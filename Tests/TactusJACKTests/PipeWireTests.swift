@@ -37,7 +37,8 @@ extension JACKServerTests {
                 let gaps = PipeWireDisturbance.tactusGaps(s.messages["t\(Int(bpm))"] ?? "")
                 #expect(Double((ticks.last ?? 0) - (ticks.first ?? 0)) / 48000 >= 30, "\(bpm) BPM")
                 let clickAudit = PipeWireCycleAudit(onsets.map { ($0.frame, $0.value) }, interval: interval, period: 256, spans: spans,
-                                                    tactusGaps: gaps, firstSamples: Self.clickFirstSamples, length: Self.clickLength)
+                                                    tactusGaps: gaps, framesNotRun: PipeWireDisturbance.tactusFramesNotRun(s.messages["t\(Int(bpm))"] ?? ""),
+                                                    firstSamples: Self.clickFirstSamples, length: Self.clickLength)
                 let tickAudit = PipeWireCycleAudit(ticks.map { ($0, nil) }, interval: interval / 24, period: 256, spans: spans, tactusGaps: gaps)
                 print("PipeWire grid \(bpm) BPM clicks: \(clickAudit)")
                 print("PipeWire grid \(bpm) BPM ticks: \(tickAudit)")

@@ -74,8 +74,9 @@ extension JACKServerTests {
                 guard TestProcess.waitForFile(heard, seconds: 20) else { throw TestFailure("not every port was heard within 20 s") }
                 // `tactus ports` while they run.
                 let listing = JackPortListing.lines(serverName: server.name).joined(separator: "\n")
-                // Two bar lines at 97.3 BPM (2.47 s a bar): resets, several beats of every kind.
-                Thread.sleep(forTimeInterval: 5)
+                // Two bar lines at 97.3 BPM (2.47 s a bar): resets, several beats of
+                // every kind. 5 s of the server's frames: the song's length is in beats.
+                try server.waitForFrames(5 * 48_000, timeout: 20)
                 for (_, p) in clients { kill(p.processIdentifier, SIGTERM) }
                 var exits: [String: Int32] = [:], messages: [String: String] = [:]
                 for (name, p) in clients {
@@ -124,9 +125,8 @@ extension JACKServerTests {
                 #expect(listing.contains("\n  audio out  \(kind.name):sync_run\n") == (kind.second != nil), "\(listing)")
                 #expect(s.exitStatus[kind.name] == 0, "\(kind.name)\(noise): \(s.messages[kind.name] ?? "")")
                 // At 97.3 BPM a beat is 29 599.2 frames: the song ran at least 8
-                // beats. It is timed on the host's clock (a good 5 s), and every
-                // xrun puts the server's frames behind that clock (CI: 239 872
-                // frames with the server xrunning).
+                // beats (the take waits 240 000 of the server's frames after each
+                // Start was heard: a late wake-up puts them behind the host's clock).
                 #expect(song.stop - song.start >= 8 * 29_600, "\(kind.name)\(noise): \(song)")
                 let changes = r.changes(port: port.sync)
                 // Full scale while high, 0 at rest (§14.4): nothing else on the line.

@@ -1,4 +1,5 @@
 import Foundation
+import CJack
 import Testing
 @testable import TactusJACK
 
@@ -178,5 +179,24 @@ enum TestProcess {
             Thread.sleep(forTimeInterval: 0.02)
         }
         return false
+    }
+}
+
+extension JackTestServer {
+    /// Waits until the server has run `frames` frames from now, at most
+    /// `timeout` seconds: a take whose length is in the music (beats) and not
+    /// in the host's clock, which a late wake-up puts the server's frames
+    /// behind. `jack_last_frame_time` is the first frame of the cycle running,
+    /// counted by the server's cycles (`jack_frame_time` is estimated from the
+    /// host's clock and reads ahead while a wake-up is late).
+    func waitForFrames(_ frames: Int64, timeout: Double) throws {
+        let client = try JackClient(name: "framewatch", server: name)
+        defer { client.close() }
+        let start = jack_last_frame_time(client.handle)
+        let deadline = Date().addingTimeInterval(timeout)
+        while Int64(jack_last_frame_time(client.handle) &- start) < frames {
+            guard Date() < deadline else { throw TestFailure("the server ran \(jack_last_frame_time(client.handle) &- start) of \(frames) frames in \(timeout) s") }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
     }
 }

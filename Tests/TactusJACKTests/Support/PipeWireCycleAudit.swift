@@ -44,6 +44,21 @@ enum PipeWireDisturbance {
               let range = line.range(of: #"in (\d+) gaps"#, options: .regularExpression) else { return 0 }
         return Int(line[range].split(separator: " ")[1]) ?? 0
     }
+
+    /// The frames of those gaps, all told (the same line): 0 when it says nothing.
+    static func tactusFramesNotRun(_ log: String) -> Int64 {
+        guard let line = log.split(separator: "\n").first(where: { $0.contains("not run for") && $0.contains(" gaps") }),
+              let range = line.range(of: #"not run for (\d+) frames"#, options: .regularExpression) else { return 0 }
+        return Int64(line[range].split(separator: " ")[3]) ?? 0
+    }
+
+    /// How far after its click's frame a click's tail may be found again at a
+    /// cycle's first frame: the sound's `length`, and the frames Tactus was not
+    /// run for in between, a period at least for each gap and at most all of
+    /// them (and the period the tail resumes in).
+    static func tailReach(length: Int64, gaps: Int, framesNotRun: Int64, period: Int64) -> Int64 {
+        length + min(period * Int64(1 + gaps), framesNotRun + period)
+    }
 }
 
 /// Every event of one port against the grid anchored at the first, each one
@@ -92,7 +107,7 @@ struct PipeWireCycleAudit: CustomStringConvertible {
     /// `firstSamples`: a click's first sample values (its onsets); nil for MIDI.
     /// `length`: a click's sound in frames.
     init(_ events: [(frame: Int64, value: Float?)], interval: Double, period: Int, spans: [ClosedRange<Int64>],
-         tactusGaps: Int, firstSamples: Set<Float>? = nil, length: Int64 = 0) {
+         tactusGaps: Int, framesNotRun: Int64 = 0, firstSamples: Set<Float>? = nil, length: Int64 = 0) {
         self.tactusGaps = tactusGaps
         let sorted = events.sorted { $0.frame < $1.frame }
         /// An event that can be on the grid: any tick, a click's onset (not its tail).
@@ -133,7 +148,7 @@ struct PipeWireCycleAudit: CustomStringConvertible {
                 let late = Double(f) - position(k)
                 if f % p == 0, let d = disturbance(at: position(k), slack: length), after(d, f) {
                     tails += 1
-                } else if f % p == 0, late < Double(length + p * Int64(1 + tactusGaps)) {
+                } else if f % p == 0, late < Double(PipeWireDisturbance.tailReach(length: length, gaps: tactusGaps, framesNotRun: framesNotRun, period: p)) {
                     // Resumed after cycles of Tactus's that PipeWire skipped (its
                     // own gaps): the sound went on that many periods later. Each
                     // period past the click's length is one gap at least.
