@@ -175,6 +175,8 @@ public enum OptionTable {
             },
             flag("--link-start-stop", [.run], .link, "share start and stop with the session's peers that share them") { $0.linkStartStop = true },
             flag("--clock-in", [.run], .link, "follow the MIDI beat clock on the clock_in JACK input: its tempo, Start, Stop and Song Position") { $0.clockIn = true },
+            value("--connect-clock-in", nil, "PORT", [.run], .link, "JACK MIDI port whose clock clock_in follows, kept across a server restart (repeatable; with --clock-in)",
+                  "a JACK MIDI output port", completion: .jackPort(kind: "midi", direction: .output)) { o, v, _ in o.connectClockIn.append(v) },
         ]
     }()
 

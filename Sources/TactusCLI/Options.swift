@@ -82,6 +82,8 @@ public struct Options: Sendable {
     public var linkStartStop = false
     /// `--clock-in`: follow the MIDI beat clock on the `clock_in` JACK input.
     public var clockIn = false
+    /// `--connect-clock-in`: the leaders' MIDI outputs connected to `clock_in`.
+    public var connectClockIn: [String] = []
 
     // Clock.
     /// `--clock-offset`; nil: not given (a preset's `clock.offsetMs`, else 0).

@@ -236,6 +236,7 @@ public enum RunCommand {
         }
         jack.transport = options.transport
         jack.clockIn = options.clockIn
+        jack.clockInConnections = options.connectClockIn
         jack.clockOffsetMilliseconds = options.clock.offsetMilliseconds
         var gains = options.soundGains
         gains.master = options.linearGain

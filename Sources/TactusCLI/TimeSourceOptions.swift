@@ -8,6 +8,11 @@ extension Options {
     /// stop), and `follow` with Link is not built: refused at start, naming
     /// both options, rather than two sources fighting over the tempo.
     func checkTimeSources() throws(OptionError) {
+        // `clock_in` exists only with --clock-in: a connection to a port never
+        // registered would wait 10 s on every server and then be given up.
+        if !clockIn && !connectClockIn.isEmpty {
+            throw OptionError("tactus: --connect-clock-in connects clock_in, the input --clock-in adds: give --clock-in too")
+        }
         // The incoming MIDI clock owns tempo and transport (§9.1): no other source may too.
         if clockIn && linkGiven {
             throw OptionError("tactus: --clock-in and --link cannot be used together: choose one time source")

@@ -25,6 +25,7 @@ struct JackConnectionKeeper {
             + options.controlConnections.map { JackConnection(port: .control, other: $0) }
             + options.syncConnections.map { JackConnection(port: .sync, other: $0) }
             + options.syncRunConnections.map { JackConnection(port: .syncRun, other: $0) }
+            + options.clockInConnections.map { JackConnection(port: .clockIn, other: $0) }
     }
 
     /// Makes every kept connection on a fresh client (or a client whose engine
@@ -63,7 +64,7 @@ struct JackConnectionKeeper {
     /// still waiting for their other end kept too).
     mutating func remember(_ client: JackClient, ports: JackPorts) {
         let handles: [(TactusPort, OpaquePointer)] = [(.click, ports.click), (.feedback, ports.feedback), (.clock, ports.clock), (.control, ports.control)]
-            + [(TactusPort.sync, ports.sync), (.syncRun, ports.syncRun)].compactMap { port, handle in handle.map { (port, $0) } }
+            + [(TactusPort.sync, ports.sync), (.syncRun, ports.syncRun), (.clockIn, ports.clockIn)].compactMap { port, handle in handle.map { (port, $0) } }
         connections = handles.flatMap { port, handle in client.connections(of: handle).map { JackConnection(port: port, other: $0) } }
             + pending
     }

@@ -40,6 +40,11 @@ public struct JackRunOptions: Sendable {
     /// `--clock-in`: a `clock_in` MIDI input whose beat clock is the time source
     /// (docs/DESIGN.md §9.1).
     public var clockIn = false
+    /// `--connect-clock-in`: MIDI outputs (the leader's clock) connected to
+    /// `clock_in` at start and on every new server, as the other ports' are
+    /// (`JackConnectionKeeper`): the leader is heard again after a restart
+    /// without a hand-made `jack_connect`.
+    public var clockInConnections: [String] = []
 
     public init() {}
 

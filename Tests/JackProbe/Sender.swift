@@ -74,7 +74,8 @@ enum Sender {
     static func main(_ args: inout Arguments) -> Int32 {
         let name = args.value("--name", "-n") ?? "sender"
         let server = args.value("-s", "--server")
-        guard let target = args.value("--to") else { fail("send needs --to PORT") }
+        // Without --to, another client (Tactus's --connect-clock-in) makes the connection.
+        let target = args.value("--to")
         let rate = Double(args.value("--rate") ?? "1000") ?? 1000
         let seconds = Double(args.value("--seconds") ?? "10") ?? 10
         let script = args.value("--script")
@@ -114,8 +115,14 @@ enum Sender {
         jack_on_info_shutdown(client, probeServerGone, Unmanaged.passUnretained(gone).toOpaque())
         guard jack_activate(client) == 0 else { fail("cannot activate") }
         // Unconnected, the schedule would never be played out (it starts on connection).
-        guard ProbeClient.connect(client, "\(String(cString: jack_get_client_name(client))):out", target) else {
-            fail("cannot connect to \(target)")
+        if let target {
+            guard ProbeClient.connect(client, "\(String(cString: jack_get_client_name(client))):out", target) else {
+                fail("cannot connect to \(target)")
+            }
+        } else {
+            while jack_port_connected(port) == 0 && !gone.gone.load(ordering: .acquiring) {
+                if TerminationSignals.wait(milliseconds: 10) != nil { break }
+            }
         }
         state.pointee.connected.store(true, ordering: .releasing)
         while state.pointee.next < state.pointee.total && !gone.gone.load(ordering: .acquiring) {

@@ -1,5 +1,6 @@
 import Testing
 @testable import TactusCLI
+import TactusCore
 
 /// A bad or out-of-range value prints one clear line naming the option and the
 /// allowed range, exit status 2 (README, "Options").
@@ -62,6 +63,24 @@ struct CommandLineErrorTests {
         try clockIn.checkTimeSources()
         #expect(clockIn.transportRefusal(.follow) == "\"transport\": \"follow\" cannot be used with --clock-in: the transport mode stays as it is (the incoming clock owns start and stop)")
         #expect(clockIn.transportRefusal(.master) == nil)
+    }
+
+    /// `--connect-clock-in` (repeatable) reaches the JACK client's kept
+    /// connections; without `--clock-in` there is no `clock_in` to connect,
+    /// said in one line naming both options, status 2.
+    @Test func connectClockInGoesToTheJACKOptionsAndNeedsClockIn() throws {
+        let options = try OptionParser.parse(["--clock-in", "--connect-clock-in", "a2j:Interface [20] (capture): Port 1",
+                                              "--connect-clock-in", "jmc:midi_out"])
+        try options.checkTimeSources()
+        let jack = try RunCommand.jackOptions(options, tempo: BPM(120))
+        #expect(jack.clockIn && jack.clockInConnections == ["a2j:Interface [20] (capture): Port 1", "jmc:midi_out"])
+        #expect(try RunCommand.jackOptions(try OptionParser.parse(["--clock-in"]), tempo: BPM(120)).clockInConnections.isEmpty)
+        let r = try TactusProcess.run(["run", "--connect-clock-in", "jmc:midi_out"])
+        #expect(r.status == 2)
+        #expect(r.standardError == "tactus: --connect-clock-in connects clock_in, the input --clock-in adds: give --clock-in too\n")
+        #expect(throws: OptionError("tactus: --connect-clock-in is not an option of render: it belongs to run (tactus run --help)")) {
+            try OptionParser.parse(["render", "x.wav", "--seconds", "1", "--connect-clock-in", "a:b"])
+        }
     }
 
     @Test func linkWithJoinOrFollowIsRefusedNamingBoth() throws {

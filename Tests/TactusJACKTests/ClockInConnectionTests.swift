@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+
+extension JACKServerTests {
+    /// `--connect-clock-in PORT` (README "Following a MIDI clock"): the
+    /// leader's clock out is connected to `clock_in` at start and again on a
+    /// new server, with nobody typing `jack_connect`. The sender plays its
+    /// clock only once something connected its port (`send` without `--to`),
+    /// so every click at the leader's tempo is one Tactus's connection carried.
+    @Suite struct ClockInConnection {
+        @Test func clockInIsConnectedToTheLeaderAgainOnANewServerAndFollowsIt() throws {
+            let server = try JackTestServer(period: 256)
+            defer { server.stop() }
+            let tag = server.name
+            let log = TestFiles.file("\(tag).tactus.log")
+            // The leader at 150 BPM on the first server, 120 on the second (Tactus's own tempo 100,
+            // and it keeps the last tempo across the loss): a Start, then 6 s of ticks from the connection.
+            func sender(_ round: Int, bpm: Double) throws -> Process {
+                var lines = ["0.2 FA"]
+                for k in 0..<Int(bpm * 24 / 10) { lines.append(String(format: "%.6f F8", 0.22 + Double(k) * 60 / (bpm * 24))) }
+                let script = TestFiles.file("\(tag).clock\(round).script")
+                try (lines.joined(separator: "\n") + "\n").write(to: script, atomically: true, encoding: .utf8)
+                return try TestProcess.launch(TestFiles.probe, ["send", "-s", server.name, "--name", "clocksender", "--script", script.path],
+                                              output: TestFiles.file("\(tag).sender\(round).log"))
+            }
+            func clockInSources() -> [String] {
+                ((try? ReadmeQuickStart.connections(server: server.name)) ?? [:])["tactus:clock_in"] ?? []
+            }
+            /// Beat intervals of the last clicks: at 48 kHz 150 BPM is 19 200 frames, 120 is 24 000.
+            func lastIntervals(_ recording: URL) throws -> [Int64] {
+                let clicks = try Recording(contentsOf: recording).clicks()
+                return Array(zip(clicks, clicks.dropFirst()).map { $1 - $0 }.suffix(4))
+            }
+            let first = TestFiles.file("\(tag).before.recording"), second = TestFiles.file("\(tag).after.recording")
+            let recorder1 = try Launch.recorder(server: server.name, out: first)
+            let sender1 = try sender(1, bpm: 150)
+            defer { if sender1.isRunning { kill(sender1.processIdentifier, SIGKILL) } }
+            let tactus = try Launch.tactus(server: server.name, name: "tactus",
+                                           ["--bpm", "100", "--clock-in", "--connect-clock-in", "clocksender:out", "rec:audio_1"], log: log)
+            defer { if tactus.isRunning { kill(tactus.processIdentifier, SIGKILL) } }
+            Thread.sleep(forTimeInterval: 4)
+            #expect(clockInSources() == ["clocksender:out"], "at start: \(Launch.text(log))")
+            server.kill()
+            _ = TestProcess.wait(recorder1, seconds: 5)
+            _ = TestProcess.wait(sender1, seconds: 5)
+            Thread.sleep(forTimeInterval: 1.5)
+            try server.start()
+            let recorder2 = try Launch.recorder(server: server.name, out: second)
+            let sender2 = try sender(2, bpm: 120)
+            defer { if sender2.isRunning { kill(sender2.processIdentifier, SIGKILL) } }
+            Thread.sleep(forTimeInterval: 4.5)
+            let sourcesAfter = clockInSources()
+            #expect(Launch.stop(tactus) == 0)
+            _ = Launch.stop(recorder2)
+            let messages = Launch.text(log)
+            #expect(messages.contains("JACK server back"), "\(messages)")
+            #expect(sourcesAfter == ["clocksender:out"], "on the new server: \(messages)")
+            for (name, recording, beat) in [("before", first, Int64(19_200)), ("after", second, 24_000)] {
+                let intervals = try lastIntervals(recording)
+                #expect(intervals.count == 4 && intervals.allSatisfy { abs($0 - beat) <= 48 }, "\(name): \(intervals)\n\(messages)")
+            }
+        }
+    }
+}
