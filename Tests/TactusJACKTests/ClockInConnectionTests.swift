@@ -26,10 +26,15 @@ extension JACKServerTests {
             func clockInSources() -> [String] {
                 ((try? ReadmeQuickStart.connections(server: server.name)) ?? [:])["tactus:clock_in"] ?? []
             }
-            /// Beat intervals of the last clicks: at 48 kHz 150 BPM is 19 200 frames, 120 is 24 000.
-            func lastIntervals(_ recording: URL) throws -> [Int64] {
-                let clicks = try Recording(contentsOf: recording).clicks()
-                return Array(zip(clicks, clicks.dropFirst()).map { $1 - $0 }.suffix(4))
+            /// Beat intervals of the last 5 clicks: at 48 kHz 150 BPM is 19 200 frames,
+            /// 120 is 24 000. Judged where the server kept its clock (no xrun notice,
+            /// recorder hole or late wake-up between the two clicks: a click may be
+            /// dropped there, docs/DESIGN.md §3.6), and how many were left out.
+            func lastIntervals(_ recording: URL) throws -> (judged: [Int64], disturbed: Int) {
+                let r = try Recording(contentsOf: recording)
+                let pairs = Array(zip(r.clicks(), r.clicks().dropFirst()).suffix(4))
+                let judged = pairs.filter { !r.leftItsClock(from: $0.0, to: $0.1) }
+                return (judged.map { $1 - $0 }, pairs.count - judged.count)
             }
             let first = TestFiles.file("\(tag).before.recording"), second = TestFiles.file("\(tag).after.recording")
             let recorder1 = try Launch.recorder(server: server.name, out: first)
@@ -56,8 +61,9 @@ extension JACKServerTests {
             #expect(messages.contains("JACK server back"), "\(messages)")
             #expect(sourcesAfter == ["clocksender:out"], "on the new server: \(messages)")
             for (name, recording, beat) in [("before", first, Int64(19_200)), ("after", second, 24_000)] {
-                let intervals = try lastIntervals(recording)
-                #expect(intervals.count == 4 && intervals.allSatisfy { abs($0 - beat) <= 48 }, "\(name): \(intervals)\n\(messages)")
+                let (intervals, disturbed) = try lastIntervals(recording)
+                #expect(intervals.count + disturbed == 4 && intervals.count >= 1 && intervals.allSatisfy { abs($0 - beat) <= 48 },
+                        "\(name): \(intervals), \(disturbed) beside a disturbance\n\(messages)")
             }
         }
     }

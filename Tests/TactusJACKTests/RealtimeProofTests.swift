@@ -1,11 +1,12 @@
 import Foundation
+import Synchronization
 import Testing
 
 extension JACKServerTests {
     /// The real-time proof: the LD_PRELOAD interposer (Tests/RTProbe)
     /// counts allocator and lock calls made inside the process callback.
     @Suite struct RealtimeProof {
-        struct ProbeReport {
+        struct ProbeReport: Sendable {
             var counts: [String: Int] = [:]
             var cycles: Int { counts["cycles"] ?? 0 }
             var violations: Int { counts["violations"] ?? -1 }
@@ -46,10 +47,7 @@ extension JACKServerTests {
         /// allowed, `sem_post` (the control thread's wake-up), is made exactly in the
         /// cycles that received control input, as the harness counted them.
         @Test func processCallbackNeitherAllocatesNorLocksOver10000Cycles() throws {
-            let run = try Self.underInterposer(name: "rtproof", [
-                "--bpm", "999", "--subdivision", "sixteenths", "--tempo-sweep", "100:999,250,998,299,640,997,120,999",
-                "system:playback_1", "system:playback_2",
-            ], sending: 1000, seconds: 13, settle: 1.0)
+            let run = try Self.proof("rtproof")
             let r = run.report, log = run.log
             #expect(r.cycles >= 10_000)
             #expect(r.violations == 0, "calls on the process thread: \(r.counts)")
@@ -79,11 +77,7 @@ extension JACKServerTests {
         /// messages a second: 0 allocations, 0 locks.
         @Test(arguments: ["master", "follow"])
         func transportModesNeitherAllocateNorLockOver10000Cycles(mode: String) throws {
-            let run = try Self.underInterposer(name: "rt\(mode)", [
-                "--bpm", "133", "--subdivision", "sixteenths", "--transport", mode, "system:playback_1",
-            ], sending: 1000, seconds: 13, settle: 1.0,
-               companions: mode == "follow" ? [["transport", "master", "--segments", "0:120:4,16:133:4,32:133:3", "--seconds", "13"]]
-                   : [["transport", "locate", "692933", "--after", "6"]])
+            let run = try Self.proof("rt\(mode)")
             let r = run.report
             let timebase = r.counts["timebase-calls"] ?? 0
             print("real-time proof, --transport \(mode): \(r.cycles) cycles, \(timebase) timebase callbacks, violations \(r.violations), sem_post \(r.counts["sem_post"] ?? 0)")
@@ -106,13 +100,7 @@ extension JACKServerTests {
         /// allocations, 0 locks, 0 page faults. A recorder on the two ports
         /// proves the lines were written.
         @Test func syncOutputNeitherAllocatesNorLocksOver10000Cycles() throws {
-            let recording = TestFiles.file("rtsync-\(getpid()).recording")
-            let run = try Self.underInterposer(name: "rtsync", [
-                "--bpm", "999", "--sync-out", "din24", "--tempo-sweep", "100:999,250,998,299,640,997,120,999",
-                "--transport-at", "4:stop", "--transport-at", "5:start", "--transport-at", "8:locate=3",
-                "--connect-sync", "rec:audio_1", "--connect-sync-run", "rec:audio_2", "system:playback_1",
-            ], sending: 1000, seconds: 13, settle: 1.0,
-               companions: [["record", "--name", "rec", "--out", recording.path, "--audio-ports", "2", "--midi-ports", "1", "--seconds", "11"]])
+            let run = try Self.proof("rtsync")
             let r = run.report
             print("real-time proof, --sync-out din24: \(r.cycles) cycles, violations \(r.violations), faults \(r.counts["minor_faults"] ?? -1)/\(r.counts["major_faults"] ?? -1)")
             #expect(r.cycles >= 10_000)
@@ -120,7 +108,7 @@ extension JACKServerTests {
             #expect(r.counts["minor_faults"] == 0 && r.counts["major_faults"] == 0, "page faults in the callback: \(r.counts)")
             #expect(run.sent == "sent 13000 lost 0\n")
             // The lines were there: hundreds of clock pulses, the run line up at Start and again after the Stop.
-            let lines = try Recording(contentsOf: recording)
+            let lines = try Recording(contentsOf: Self.syncRecording)
             #expect(lines.clicks(port: 1).count > 1000, "sync pulses recorded: \(lines.clicks(port: 1).count)")
             #expect(lines.clicks(port: 2).count == 2, "run line rises: \(lines.clicks(port: 2))")
         }
@@ -132,23 +120,7 @@ extension JACKServerTests {
         /// 0 locks, 0 page faults, and the clock followed (its tempo the
         /// engine's at the end, clicks played).
         @Test func clockInNeitherAllocatesNorLocksOver10000Cycles() throws {
-            var lines = ["0.5 FA"]
-            var t = 0.52
-            while t < 12.5 {
-                lines.append(String(format: "%.6f F8", t))
-                t += t < 5 ? 60.0 / (120 * 24) : 60.0 / (140 * 24)
-                if t >= 8 && t < 8 + 60.0 / (140 * 24) {
-                    // Stop, Song Position 64 (bar 5) and Continue, a tick later and on.
-                    lines += [String(format: "%.6f FC", t), String(format: "%.6f F2 40 00", t + 0.1), String(format: "%.6f FB", t + 0.2)]
-                    t += 0.21
-                }
-            }
-            let script = TestFiles.file("clockin.script")
-            try (lines.joined(separator: "\n") + "\n").write(to: script, atomically: true, encoding: .utf8)
-            let run = try Self.underInterposer(name: "rtclockin", [
-                "--bpm", "100", "--subdivision", "sixteenths", "--clock-in", "system:playback_1",
-            ], sending: 1000, seconds: 13, settle: 1.0,
-               companions: [["send", "--name", "clocksender", "--to", "rtclockin:clock_in", "--script", script.path]])
+            let run = try Self.proof("rtclockin")
             let r = run.report
             let played = Self.figure("clicks-played", in: run.log) ?? 0
             let tempo = run.log.split(separator: "\n").first { $0.hasPrefix("bar-requests-applied") }.map { String($0.split(separator: " ").last ?? "") } ?? ""
@@ -161,18 +133,127 @@ extension JACKServerTests {
             #expect(played > 100 && abs((Double(tempo) ?? 0) - 140) < 0.05, "\(run.log)")
         }
 
-        /// The metronome harness `name` under the interposer on a private server
-        /// (period 64) with `arguments`, the clock copy drained as the ALSA thread
-        /// would, `rate` MIDI events a second into its `control` for `seconds`,
-        /// then `settle` seconds and SIGTERM: the probe's report, the harness's
-        /// log, the sender's report.
-        static func underInterposer(name: String, _ arguments: [String], sending rate: Int, seconds: Int, settle: Double,
-                                    environment: [String: String] = [:],
-                                    companions: [[String]] = []) throws -> (report: ProbeReport, log: String, sent: String) {
-            let server = try JackTestServer(period: 64)
-            defer { server.stop() }
+        /// One run of the metronome harness under the interposer (`underInterposer`).
+        struct Spec: Sendable {
+            var name: String
+            var arguments: [String]
+            var rate: Int
+            var seconds: Int
+            var settle: Double
+            var environment: [String: String] = [:]
+            var companions: [[String]] = []
+        }
+
+        /// What a run left: the probe's report, the harness's log, the sender's
+        /// report, and how the sender and the harness exited (nil: not in time).
+        struct Run: Sendable {
+            var report: ProbeReport
+            var log: String
+            var sent: String
+            var senderStatus: Int32?
+            var harnessStatus: Int32?
+        }
+
+        /// The recording of the sync lines in the `--sync-out` run.
+        static let syncRecording = TestFiles.file("rtsync-\(getpid()).recording")
+
+        /// The clock-in run's clock (Start, 120 BPM, a step to 140 at 5 s, Stop,
+        /// Song Position 64 and Continue at 8 s, 140 BPM on to 12.5 s), written once.
+        static let clockInScript: URL = {
+            var lines = ["0.5 FA"]
+            var t = 0.52
+            while t < 12.5 {
+                lines.append(String(format: "%.6f F8", t))
+                t += t < 5 ? 60.0 / (120 * 24) : 60.0 / (140 * 24)
+                if t >= 8 && t < 8 + 60.0 / (140 * 24) {
+                    // Stop, Song Position 64 (bar 5) and Continue, a tick later and on.
+                    lines += [String(format: "%.6f FC", t), String(format: "%.6f F2 40 00", t + 0.1), String(format: "%.6f FB", t + 0.2)]
+                    t += 0.21
+                }
+            }
+            let script = TestFiles.file("clockin.script")
+            try? (lines.joined(separator: "\n") + "\n").write(to: script, atomically: true, encoding: .utf8)
+            return script
+        }()
+
+        /// The suite's long runs (each ≥ 10 000 cycles, 13 s), as the tests above describe them.
+        static var specs: [Spec] {
+            let sweep = ["--tempo-sweep", "100:999,250,998,299,640,997,120,999"]
+            return [
+                Spec(name: "rtproof", arguments: ["--bpm", "999", "--subdivision", "sixteenths"] + sweep + ["system:playback_1", "system:playback_2"],
+                     rate: 1000, seconds: 13, settle: 1.0),
+                Spec(name: "rtmaster", arguments: ["--bpm", "133", "--subdivision", "sixteenths", "--transport", "master", "system:playback_1"],
+                     rate: 1000, seconds: 13, settle: 1.0, companions: [["transport", "locate", "692933", "--after", "6"]]),
+                Spec(name: "rtfollow", arguments: ["--bpm", "133", "--subdivision", "sixteenths", "--transport", "follow", "system:playback_1"],
+                     rate: 1000, seconds: 13, settle: 1.0,
+                     companions: [["transport", "master", "--segments", "0:120:4,16:133:4,32:133:3", "--seconds", "13"]]),
+                Spec(name: "rtsync", arguments: ["--bpm", "999", "--sync-out", "din24"] + sweep + [
+                    "--transport-at", "4:stop", "--transport-at", "5:start", "--transport-at", "8:locate=3",
+                    "--connect-sync", "rec:audio_1", "--connect-sync-run", "rec:audio_2", "system:playback_1",
+                ], rate: 1000, seconds: 13, settle: 1.0,
+                     companions: [["record", "--name", "rec", "--out", syncRecording.path, "--audio-ports", "2", "--midi-ports", "1", "--seconds", "11"]]),
+                Spec(name: "rtclockin", arguments: ["--bpm", "100", "--subdivision", "sixteenths", "--clock-in", "system:playback_1"],
+                     rate: 1000, seconds: 13, settle: 1.0,
+                     companions: [["send", "--name", "clocksender", "--to", "rtclockin:clock_in", "--script", clockInScript.path]]),
+                Spec(name: "rtfirst", arguments: ["--bpm", "120", "--subdivision", "sixteenths", "--first-time", "system:playback_1"],
+                     rate: 200, seconds: 10, settle: 1.5, environment: ["TACTUS_RTPROBE_TRACE": "1"]),
+            ]
+        }
+
+        /// The runs made side by side, each on a private server of its own, the
+        /// first test that asks for one waiting for all. An interposer run counts
+        /// the calls made on its own client's process thread and claims nothing
+        /// about time: a server beside it makes xruns, not calls (a cycle runs
+        /// Tactus's code or does not run). The suite takes one run's time, not six.
+        /// The servers are started one after the other: jack2's servers share
+        /// one registry of shared memory, and servers and clients started in
+        /// the same moment were seen to open a client on another's semaphore.
+        static let sideBySide: [String: Result<Run, TestFailure>] = {
+            let all = specs
+            var servers: [String: JackTestServer] = [:]
+            var results: [String: Result<Run, TestFailure>] = [:]
+            for spec in all {
+                do { servers[spec.name] = try JackTestServer(period: 64) } catch {
+                    results[spec.name] = .failure(TestFailure("\(spec.name): \(error)"))
+                }
+            }
+            let finished = Mutex(results)
+            let done = DispatchSemaphore(value: 0)
+            for spec in all {
+                guard let server = servers[spec.name] else { continue }
+                nonisolated(unsafe) let running = server
+                Thread.detachNewThread {
+                    let result: Result<Run, TestFailure>
+                    do { result = .success(try underInterposer(spec, on: running)) } catch {
+                        result = .failure(TestFailure("\(spec.name): \(error)"))
+                    }
+                    running.stop()
+                    finished.withLock { $0[spec.name] = result }
+                    done.signal()
+                }
+                // Each run's clients open one after the other too (its harness and companions come up in the first second).
+                Thread.sleep(forTimeInterval: 1)
+            }
+            for _ in servers { done.wait() }
+            return finished.withLock { $0 }
+        }()
+
+        /// The run `name` of `sideBySide`, its sender and harness checked to have exited 0.
+        static func proof(_ name: String) throws -> Run {
+            let run = try #require(sideBySide[name]).get()
+            #expect(run.senderStatus == 0, "\(name): the sender exited \(run.senderStatus.map(String.init) ?? "late")")
+            #expect(run.harnessStatus == 0, "\(name): the harness exited \(run.harnessStatus.map(String.init) ?? "late")")
+            return run
+        }
+
+        /// The metronome harness `spec.name` under the interposer on `server`
+        /// (a private one, period 64) with its arguments, the clock copy drained as the
+        /// ALSA thread would, `rate` MIDI events a second into its `control` for
+        /// `seconds`, then `settle` seconds and SIGTERM.
+        static func underInterposer(_ spec: Spec, on server: JackTestServer) throws -> Run {
+            let name = spec.name
             // Other probe clients on the server (a timebase master), stopped with it.
-            let others = try companions.enumerated().map { i, arguments in
+            let others = try spec.companions.enumerated().map { i, arguments in
                 try TestProcess.launch(TestFiles.probe, arguments + ["-s", server.name], output: TestFiles.file("\(server.name).\(name).companion\(i).log"))
             }
             defer { for p in others where p.isRunning { kill(p.processIdentifier, SIGKILL) } }
@@ -181,18 +262,19 @@ extension JACKServerTests {
             let senderReport = TestFiles.file("\(server.name).\(name).sent")
             let tactus = try TestProcess.launch(TestFiles.probe, [
                 "metronome", "-s", server.name, "-n", name, "--clock-stream", "--events", harnessLog.path,
-            ] + arguments, output: TestFiles.file("\(server.name).\(name).log"),
-               environment: environment.merging(["LD_PRELOAD": TestFiles.interposer, "TACTUS_RTPROBE_REPORT": report.path]) { a, _ in a })
+            ] + spec.arguments, output: TestFiles.file("\(server.name).\(name).log"),
+               environment: spec.environment.merging(["LD_PRELOAD": TestFiles.interposer, "TACTUS_RTPROBE_REPORT": report.path]) { a, _ in a })
             defer { if tactus.isRunning { kill(tactus.processIdentifier, SIGKILL) } }
             let sender = try TestProcess.launch(TestFiles.probe, [
-                "send", "-s", server.name, "--to", "\(name):control", "--rate", "\(rate)", "--seconds", "\(seconds)", "--report", senderReport.path,
+                "send", "-s", server.name, "--to", "\(name):control", "--rate", "\(spec.rate)", "--seconds", "\(spec.seconds)",
+                "--report", senderReport.path,
             ], output: TestFiles.file("\(server.name).\(name).sender.log"))
-            #expect(TestProcess.wait(sender, seconds: Double(seconds) + 17) == 0)
-            Thread.sleep(forTimeInterval: settle)
+            let senderStatus = TestProcess.wait(sender, seconds: Double(spec.seconds) + 17)
+            Thread.sleep(forTimeInterval: spec.settle)
             kill(tactus.processIdentifier, SIGTERM)
-            #expect(TestProcess.wait(tactus, seconds: 10) == 0)
-            return (try ProbeReport(report), try String(contentsOf: harnessLog, encoding: .utf8),
-                    try String(contentsOf: senderReport, encoding: .utf8))
+            let harnessStatus = TestProcess.wait(tactus, seconds: 10)
+            return Run(report: try ProbeReport(report), log: try String(contentsOf: harnessLog, encoding: .utf8),
+                       sent: try String(contentsOf: senderReport, encoding: .utf8), senderStatus: senderStatus, harnessStatus: harnessStatus)
         }
 
         /// The first value after `word` on its line of the harness log.
@@ -207,9 +289,7 @@ extension JACKServerTests {
         /// the first time they run (no lazily built generic metadata, no hidden
         /// buffers): 0 violations.
         @Test func pathsTakenForTheFirstTimeAfterActivationNeitherAllocateNorLock() throws {
-            let run = try Self.underInterposer(name: "rtfirst", [
-                "--bpm", "120", "--subdivision", "sixteenths", "--first-time", "system:playback_1",
-            ], sending: 200, seconds: 10, settle: 1.5, environment: ["TACTUS_RTPROBE_TRACE": "1"])
+            let run = try Self.proof("rtfirst")
             let r = run.report, log = run.log
             // Everything happened, on the running client: 20 ramp steps, the switch, the locate, the meter.
             #expect(log.split(separator: "\n").filter { $0.hasPrefix("first-time ") }.count == 36, "\(log)")
