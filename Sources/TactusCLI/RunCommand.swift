@@ -237,6 +237,7 @@ public enum RunCommand {
         jack.transport = options.transport
         jack.clockIn = options.clockIn
         jack.clockOffsetMilliseconds = options.clock.offsetMilliseconds
+        jack.align = options.align
         var gains = options.soundGains
         gains.master = options.linearGain
         let settings: BarSettings
