@@ -66,7 +66,7 @@ extension JACKServerTests {
             let changes = log.split(separator: "\n").first { $0.hasPrefix("tempo-changes") }.flatMap { Int($0.split(separator: " ")[1]) } ?? 0
             #expect(changes >= 130, "\(log)")
             let posted = Self.figure("wakeups-posted", in: log)
-            print("real-time proof: \(r.cycles) cycles, sem_post \(r.counts["sem_post"] ?? 0), cycles that woke the control thread \(posted ?? -1)")
+            print("real-time proof: \(r.cycles) cycles, faults \(r.counts["minor_faults"] ?? -1)/\(r.counts["major_faults"] ?? -1), sem_post \(r.counts["sem_post"] ?? 0), cycles that woke the control thread \(posted ?? -1)")
             #expect((r.counts["sem_post"] ?? 0) == posted)
             #expect((posted ?? 0) > 0 && (posted ?? 0) <= r.cycles)
         }
@@ -86,7 +86,7 @@ extension JACKServerTests {
                    : [["transport", "locate", "692933", "--after", "6"]])
             let r = run.report
             let timebase = r.counts["timebase-calls"] ?? 0
-            print("real-time proof, --transport \(mode): \(r.cycles) cycles, \(timebase) timebase callbacks, violations \(r.violations), sem_post \(r.counts["sem_post"] ?? 0)")
+            print("real-time proof, --transport \(mode): \(r.cycles) cycles, \(timebase) timebase callbacks, violations \(r.violations), faults \(r.counts["minor_faults"] ?? -1)/\(r.counts["major_faults"] ?? -1), sem_post \(r.counts["sem_post"] ?? 0)")
             #expect(r.cycles >= 10_000)
             // The timebase callback ran (nearly) every cycle, under the same count.
             #expect(mode == "master" ? timebase >= r.cycles - 200 : timebase == 0, "\(r.counts)")
@@ -117,6 +117,12 @@ extension JACKServerTests {
             print("real-time proof, --sync-out din24: \(r.cycles) cycles, violations \(r.violations), faults \(r.counts["minor_faults"] ?? -1)/\(r.counts["major_faults"] ?? -1)")
             #expect(r.cycles >= 10_000)
             #expect(r.violations == 0, "calls on the process thread: \(r.counts)")
+            // Found by this run when --align registered JACK's latency callback (TACTUS_RTPROBE_FAULTS=1,
+            // /proc/PID/maps, a perf uprobe on the runtime's MetadataAllocator::Allocate): 1 fault, on a
+            // page of libswiftCore's .bss in its metadata pool, where the debug build's first `==` on
+            // Pulse (ClickPattern.hit) instantiates Pulse's Equatable witness table (16 bytes); the 64 bytes
+            // the latency callback's thread took from the pool first had moved it across a page
+            // boundary. MemoryLock.populateProgramData.
             #expect(r.counts["minor_faults"] == 0 && r.counts["major_faults"] == 0, "page faults in the callback: \(r.counts)")
             #expect(run.sent == "sent 13000 lost 0\n")
             // The lines were there: hundreds of clock pulses, the run line up at Start and again after the Stop.
@@ -155,6 +161,12 @@ extension JACKServerTests {
             print("real-time proof, --clock-in: \(r.cycles) cycles, violations \(r.violations), faults \(r.counts["minor_faults"] ?? -1)/\(r.counts["major_faults"] ?? -1), clicks \(played), tempo at the end \(tempo)")
             #expect(r.cycles >= 10_000)
             #expect(r.violations == 0, "calls on the process thread: \(r.counts)")
+            // Found by this run when --align registered JACK's latency callback (TACTUS_RTPROBE_FAULTS=1,
+            // /proc/PID/maps, a perf uprobe on the runtime's MetadataAllocator::Allocate): 1 fault, on a
+            // page of libswiftCore's .bss in its metadata pool, where the debug build's first `==` on
+            // Pulse (ClickPattern.hit) instantiates Pulse's Equatable witness table (16 bytes); the 64 bytes
+            // the latency callback's thread took from the pool first had moved it across a page
+            // boundary. MemoryLock.populateProgramData.
             #expect(r.counts["minor_faults"] == 0 && r.counts["major_faults"] == 0, "page faults in the callback: \(r.counts)")
             #expect(run.sent == "sent 13000 lost 0\n")
             // The clock drove the grid: 140 BPM at the end (the follower's filtered tempo), not Tactus's 100.
