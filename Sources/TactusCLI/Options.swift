@@ -89,6 +89,8 @@ public struct Options: Sendable {
     /// `--clock-offset`; nil: not given (a preset's `clock.offsetMs`, else 0).
     /// What plays is `clock`: these three as they leave the preset's keys.
     public var clockOffsetMilliseconds: Double?
+    /// `--align`: outputs aligned on their JACK playback latencies (docs/DESIGN.md §3.8).
+    public var align = false
     public var clockWhileStopped = false
     public var sendSongPosition = true
 

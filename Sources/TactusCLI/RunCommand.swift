@@ -238,6 +238,7 @@ public enum RunCommand {
         jack.clockIn = options.clockIn
         jack.clockInConnections = options.connectClockIn
         jack.clockOffsetMilliseconds = options.clock.offsetMilliseconds
+        jack.align = options.align
         var gains = options.soundGains
         gains.master = options.linearGain
         let settings: BarSettings

@@ -17,6 +17,8 @@ struct JackNotices: ~Copyable, @unchecked Sendable {
     let xruns = Atomic<Int>(0)
     /// Bumped on every port connection change and port registration.
     let graphChanges = Atomic<Int>(0)
+    /// Bumped by JACK's latency callback in playback mode (`tactusLatency`).
+    let latencyChanges = Atomic<Int>(0)
     /// The control thread's `ControlWakeup`.
     let wakeup: UnsafeMutablePointer<sem_t>
 

@@ -68,6 +68,8 @@ public final class JackMetronome {
     public private(set) var changes = 0
     /// Control input dropped, said once a second at most.
     var overflowReport = InputOverflowReport()
+    /// `--align`: the latencies and shifts last handed the engine (JackMetronomeAlignment.swift).
+    var alignment = LatencyAlignment()
 
     /// Call `ProcessPolicy.apply()` first, on the main thread: the signals and
     /// the heap arena are the process's, set before JACK starts its threads.
@@ -201,6 +203,7 @@ public final class JackMetronome {
             updateClickLatency(client)
             changes += 1
         }
+        followLatencyChanges(client)
         let waiting = !connectionKeeper.pending.isEmpty
         if waiting { connectionKeeper.connectPending(client, clientName: clientName, log: log) }
         transportMoved = takeCycleEvents(client: client.handle)
@@ -303,6 +306,7 @@ public final class JackMetronome {
         jack_set_xrun_callback(handle, tactusXrun, raw)
         jack_set_port_connect_callback(handle, tactusPortConnect, raw)
         jack_set_port_registration_callback(handle, tactusPortRegistration, raw)
+        jack_set_latency_callback(handle, tactusLatency, raw)
         jack_set_thread_init_callback(handle, tactusThreadInit, nil)
         context.pointee.client = handle
         context.pointee.ports = ports

@@ -26,8 +26,10 @@ extension JackMetronome {
         }
     }
 
-    /// The `click` port's playback latency after a graph change (Link reads its beat there).
+    /// The `click` port's playback latency after a graph change (Link reads
+    /// its beat there), and with `--align` every output's (JackMetronomeAlignment.swift).
     func updateClickLatency(_ client: JackClient) {
+        align(client)
         guard let ours = client.playbackLatency(ofPortNamed: "\(clientName):\(TactusPort.click.rawValue)") else { return }
         shared.pointee.clickLatency.store(ours.upperBound, ordering: .relaxed)
     }

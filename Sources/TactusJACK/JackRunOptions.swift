@@ -25,6 +25,10 @@ public struct JackRunOptions: Sendable {
     public var transport = JackTransportMode.off
     /// `--clock-offset MS`: delay of the MIDI clock against the click (negative: the click is delayed).
     public var clockOffsetMilliseconds: Double = 0
+    /// `--align`: delay each output by the difference between the longest
+    /// playback latency among the connected outputs and its own, so that the
+    /// click, the clock and the sync pulses arrive together (docs/DESIGN.md §3.8).
+    public var align = false
     /// Tempo, bar, gains and clock options; `sampleRate` is replaced by the server's.
     public var engine = EngineConfiguration(sampleRate: 48000)
     /// The click sounds for a sample rate: synthesised unless the user gave samples.

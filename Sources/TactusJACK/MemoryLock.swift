@@ -37,16 +37,23 @@ enum MemoryLock {
     }
 
     /// Makes the program's own writable data (.data and .bss of the executable,
-    /// about 200 kB) resident and locked; the errno when the kernel cannot
-    /// (MADV_POPULATE_WRITE is Linux 5.14). The dry cycle runs a stopped engine,
-    /// so what only a rolling engine touches there is touched first by the
-    /// callback: in a debug build (the one the real-time proof runs) the cycle
-    /// calls generic code unspecialized (`!=` on an enum is Equatable's, a
-    /// conversion `Int64(x)` BinaryInteger's), and each first call writes a lazy
-    /// cache in .bss (a protocol witness table's, through swift_getWitnessTable):
-    /// a page fault whenever no other variable on that page was written before,
-    /// which depends on nothing but where the linker put it. A release build
-    /// specializes those calls away (§2.2); the pages cost the same either way.
+    /// about 200 kB) and the Swift runtime's .bss (about 170 kB) resident and
+    /// locked; the errno when the kernel cannot (MADV_POPULATE_WRITE is Linux
+    /// 5.14). The dry cycle runs a stopped engine, so what only a rolling engine
+    /// touches there is touched first by the callback: in a debug build (the
+    /// one the real-time proof runs) the cycle calls generic code unspecialized
+    /// (`!=` on an enum is Equatable's, a conversion `Int64(x)` BinaryInteger's),
+    /// and each first call writes a lazy cache in the program's .bss (a protocol
+    /// witness table's, through swift_getWitnessTable) and the witness table
+    /// the runtime instantiates for it, 16 to 300 bytes taken from the runtime's
+    /// metadata pool (a 64 kB bump allocator in libswiftCore's .bss; no malloc,
+    /// no lock). Either is a page fault whenever nothing wrote that page
+    /// before, which depends on nothing but where the linker put the cache, or
+    /// how many bytes other threads took from the pool first: the 64 bytes
+    /// JACK's latency callback takes (`tactusLatency`'s `==` on a C enum) moved
+    /// a cycle's witness table across a page boundary (docs/DESIGN.md §2.2). A
+    /// release build specializes those calls away (§2.2); the pages cost the
+    /// same either way.
     static func populateProgramData() -> Int32? {
         let result = tactus_populate_program_data()
         return result < 0 ? Int32(-result) : nil

@@ -192,6 +192,7 @@ struct FirstTimeStep {
             (6_000_000, "feedback notes on", .setFeedbackNotes(.standard)), (6_100_000, "cue impact", .cue(.impact)),
             (6_200_000, "mute", .setMuted(true)), (6_300_000, "unmute", .setMuted(false)),
             (6_400_000, "gains", .setGains(SoundGains(accent: 0.8))), (6_500_000, "clock offset +480", .setClockOffset(frames: 480)),
+            (6_600_000, "alignment", .setAlignment(OutputShifts(click: 0, clock: 384, sync: 512))),
             (6_700_000, "clock offset -360", .setClockOffset(frames: -360)), (7_000_000, "stop", .stop),
             (7_200_000, "clock while stopped", .setClockWhileStopped(true)), (7_400_000, "no song position", .setSongPositionEnabled(false)),
             (7_600_000, "continue", .continue), (8_000_000, "locate 2 running", .locate(bar: 2)),

@@ -184,6 +184,7 @@ enum Recorder {
         let readTransport = args.flag("--transport")
         // `--levels 2,3`: audio ports whose every change is kept (`L port frame value` lines).
         let levels = (args.value("--levels") ?? "").split(separator: ",").compactMap { Int($0) }
+        let latency = ReportedLatency(&args)
         TerminationSignals.block()
 
         let client = ProbeClient.open(name, server: server)
@@ -216,6 +217,7 @@ enum Recorder {
             state.pointee.transport?.initialize(repeating: TransportSample(frame: 0, state: 0, position: jack_position_t()), count: state.pointee.transportCapacity)
         }
         let gone = ServerGoneFlag()
+        latency.install(client)
         jack_set_process_callback(client, recorderProcess, state)
         jack_set_xrun_callback(client, recorderXrun, state)
         jack_on_info_shutdown(client, probeServerGone, Unmanaged.passUnretained(gone).toOpaque())
@@ -254,6 +256,10 @@ enum Recorder {
             }
             if gone.gone.load(ordering: .acquiring) { break }
             if let seconds, Double(state.pointee.recordedFrames.load(ordering: .acquiring)) >= seconds * Double(rate) { break }
+            if !latency.isEmpty {
+                let recorded = state.pointee.recordedFrames.load(ordering: .acquiring)
+                latency.tick(client, recorded: recorded, rate: rate, frame: state.pointee.firstFrame + recorded)
+            }
         }
         if !gone.gone.load(ordering: .acquiring) { jack_deactivate(client) }
         let windowStart = state.pointee.firstFrame + state.pointee.skipFrames
@@ -286,6 +292,7 @@ enum Recorder {
                 text += "B \(t.frame) \(t.state) \(p.frame) \(p.valid.rawValue) \(p.bar) \(p.beat) \(p.tick) \(p.tick_double) \(p.beats_per_minute) \(p.beats_per_bar) \(p.beat_type) \(p.bbt_offset)\n"
             }
         }
+        text += latency.lines
         writeFile(out, text)
         jack_client_close(client)
         return 0

@@ -17,6 +17,8 @@ usage: tactus-jack-probe MODE [options]
            --skip S keeps nothing (events, holes, xruns) from the first S seconds;
            `H from to` for cycles the recorder itself was not run for
            [--levels P,P..]   every change of those audio ports' samples too: `L port frame value`
+           [--latency PORT=FRAMES]...   (PORT, e.g. audio_1, reports that playback latency)
+           [--latency-at SECONDS:PORT=FRAMES]...   (changed and announced after SECONDS: `LC frame port frames`)
   send     [--to PORT] [--name N] [-s SERVER] [--rate EVENTS_PER_SECOND] [--seconds S]
            [--script FILE] [--report FILE]   (no --to: plays once another client connects its out)
   metronome  [tactus JACK options] [--tempo-sweep MS:BPM,BPM..] [--tempo-at SEC:BPM]...

@@ -29,10 +29,11 @@ static inline void tactus_prefault_stack(void) {
     for (unsigned long i = 0; i < sizeof stack; i += 4096) stack[i] = 0;
 }
 
-/// Makes every writable page of the program's own image (its .data and .bss,
-/// not a library's) resident, as a write would, without writing:
-/// madvise(MADV_POPULATE_WRITE), Linux 5.14. Under mlockall(MCL_ONFAULT) they
-/// stay locked. The bytes populated, or -errno. See MemoryLock.populateProgramData.
+/// Makes every writable page of the program's own image (its .data and .bss)
+/// and the Swift runtime's .bss (its metadata allocation pool) resident, as a
+/// write would, without writing: madvise(MADV_POPULATE_WRITE), Linux 5.14.
+/// Under mlockall(MCL_ONFAULT) they stay locked. The bytes populated, or
+/// -errno. See MemoryLock.populateProgramData.
 long tactus_populate_program_data(void);
 
 /// One malloc arena for every thread (mallopt M_ARENA_MAX, <malloc.h>): see

@@ -24,6 +24,8 @@ public struct Engine: ~Copyable {
     var audio: ClickOutput
     /// The sync outputs' edges and lines (`SyncOutput`, docs/DESIGN.md §14).
     var sync: SyncOutput
+    /// The clock offset and the alignment shifts the outputs' delays are made of (`OutputDelays`).
+    var delays = OutputDelays()
     /// A locate asks the reset line for a pulse at the next grid point.
     var syncResetDue = false
     /// The next pulse not yet processed.
@@ -257,7 +259,7 @@ public struct Engine: ~Copyable {
             if beginCountIn(at: e, gridFrame: gridFrame) { return }
             song.start(at: e)
             midi.emit(.start, gridFrame: gridFrame)
-            sync.run(true, at: gridFrame + audio.delay, status: status)
+            sync.run(true, at: gridFrame + sync.delay, status: status)
             beginMap(at: e, gridFrame: gridFrame, retired: retired)
             beginTrainer(at: e)
         case .resume:
@@ -265,7 +267,7 @@ public struct Engine: ~Copyable {
             resumeMap(at: e, gridFrame: gridFrame, retired: retired)
             sendSongPositionPointer(at: gridFrame)
             midi.emit(.continue, gridFrame: gridFrame)
-            sync.run(true, at: gridFrame + audio.delay, status: status)
+            sync.run(true, at: gridFrame + sync.delay, status: status)
         case .relocate:
             midi.emit(.stop, gridFrame: gridFrame)
             song.resume(at: e)

@@ -43,6 +43,10 @@ public enum EngineCommand: Sendable, BitwiseCopyable {
     case setMuted(Bool)
     /// Delay of the MIDI clock against the click in frames; negative delays the click instead.
     case setClockOffset(frames: Int32)
+    /// Latency alignment (`--align`): each output's delay on top of the clock
+    /// offset, so that the click, the clock and the sync lines arrive together
+    /// (`OutputShifts`, docs/DESIGN.md §3.8).
+    case setAlignment(OutputShifts)
     /// Send 0xF8 while stopped, so a slave can lock its tempo before Start.
     case setClockWhileStopped(Bool)
     case setSongPositionEnabled(Bool)

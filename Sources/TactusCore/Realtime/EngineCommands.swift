@@ -60,6 +60,8 @@ extension Engine {
             audio.muted = m
         case .setClockOffset(let frames):
             setClockOffset(frames)
+        case .setAlignment(let shifts):
+            setAlignment(shifts)
         case .setClockWhileStopped(let on):
             clockWhileStopped = on
             if on { beginRolling(at: blockStart) } else if !song.running && agenda.entry(.transport) == nil { rolling = false }
@@ -127,11 +129,6 @@ extension Engine {
         }
     }
 
-    mutating func setClockOffset(_ frames: Int32) {
-        midi.setDelay(max(0, Int64(frames)))
-        audio.setDelay(max(0, -Int64(frames)))
-    }
-
     /// Starts the grid at the block's first frame if it was not running.
     mutating func beginRolling(at blockStart: Int64) {
         guard !rolling else { return }
@@ -159,7 +156,7 @@ extension Engine {
             song.restartMeter()
         }
         midi.emit(.stop, gridFrame: blockStart)
-        sync.run(false, at: blockStart + audio.delay, status: control.status)
+        sync.run(false, at: blockStart + sync.delay, status: control.status)
         sendSongPositionPointer(at: blockStart)
         if !clockWhileStopped {
             rolling = false

@@ -154,7 +154,7 @@ extension Engine {
         song.stop()
         stopMap()
         midi.emit(.stop, gridFrame: gridFrame)
-        sync.run(false, at: gridFrame + audio.delay, status: status)
+        sync.run(false, at: gridFrame + sync.delay, status: status)
         sendSongPositionPointer(at: gridFrame)
         if !clockWhileStopped { rolling = false }
     }

@@ -39,9 +39,11 @@ extension Engine {
         sampleRate = rate
     }
 
-    /// The clock offset (clock delay minus click delay) in frames at `rate`, rounded.
+    /// The clock offset (clock delay minus click delay, the alignment left
+    /// out: latencies are in frames, and the control thread reads them again
+    /// from the new server) in frames at `rate`, rounded.
     func scaledOffset(toRate rate: Int) -> Int64 {
-        ((midi.delay - audio.delay) * Int64(rate) + Int64(sampleRate / 2)) / Int64(sampleRate)
+        (Int64(delays.clockOffset) * Int64(rate) + Int64(sampleRate / 2)) / Int64(sampleRate)
     }
 
 }

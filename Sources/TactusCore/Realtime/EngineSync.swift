@@ -30,7 +30,7 @@ extension Engine {
     /// clicks do (`SongTransport.barRelative`): in 4/4 that is from Start; in a
     /// bar that is not a whole number of pulses the last pulse of the bar is
     /// nearer the downbeat. They sound with the click, delayed as it is by a
-    /// negative clock offset.
+    /// negative clock offset, plus their own alignment shift (`OutputDelays`).
     mutating func syncIfAny(at e: Int64, gridFrame: Int64, status: borrowing EngineStatus) {
         guard let settings = sync.settings else { return }
         let step = settings.kind.gridPulsesApart
@@ -39,7 +39,7 @@ extension Engine {
         let resets = settings.resetsOnBars && (syncResetDue || Self.remainder(rel, pattern.bar.meter.pulsesPerBar) == 0)
         syncResetDue = false
         guard onPulse || resets else { return }
-        let frame = gridFrame + audio.delay
+        let frame = gridFrame + sync.delay
         let interval = grid.frame(of: e + step) - gridFrame
         if resets { sync.reset(at: frame, interval: interval, status: status) }
         if onPulse { sync.pulse(at: frame, interval: interval, status: status) }

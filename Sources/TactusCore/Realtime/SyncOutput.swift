@@ -17,6 +17,14 @@ struct SyncOutput: ~Copyable {
     private var resetHighUntil: Int64 = .min
     /// The run line's level from the last edge rendered on.
     private var running = false
+    /// Delay of the lines against the grid (a negative clock offset plus the
+    /// alignment shift, `OutputDelays`); the grid loop adds it to each frame.
+    private(set) var delay: Int64 = 0
+    /// Where the last clock and reset pulses queued end: a shorter delay taken
+    /// mid-run must not bring a pulse onto the one before it (two pulses
+    /// merged would be one pulse lost to the device counting them).
+    private var lastClockEnd: Int64 = .min
+    private var lastResetEnd: Int64 = .min
 
     /// Full scale on an audio output: a pulse is +1.0, the line at rest 0 (§14.4).
     static let high: Float = 1
@@ -25,6 +33,8 @@ struct SyncOutput: ~Copyable {
         self.settings = settings
         widthFrames = settings?.widthFrames(sampleRate: sampleRate)
     }
+
+    mutating func setDelay(_ frames: Int64) { delay = frames }
 
     /// The width in frames at a new sample rate; edges already queued keep their frames.
     mutating func resample(to rate: Int) {
@@ -37,14 +47,18 @@ struct SyncOutput: ~Copyable {
     /// has its rising edge.
     mutating func pulse(at frame: Int64, interval: Int64, status: borrowing EngineStatus) {
         let half = max(1, interval / 2)
-        append(SyncEdge(frame: frame, action: .clock, width: min(widthFrames ?? half, half)), status: status)
+        let edge = SyncEdge(frame: max(frame, lastClockEnd + 1), action: .clock, width: min(widthFrames ?? half, half))
+        lastClockEnd = edge.frame + edge.width
+        append(edge, status: status)
     }
 
     /// A reset pulse rising at `frame` on the second line (modular `--sync-reset bar`).
     mutating func reset(at frame: Int64, interval: Int64, status: borrowing EngineStatus) {
         guard settings?.resetsOnBars == true else { return }
         let half = max(1, interval / 2)
-        append(SyncEdge(frame: frame, action: .reset, width: min(widthFrames ?? half, half)), status: status)
+        let edge = SyncEdge(frame: max(frame, lastResetEnd + 1), action: .reset, width: min(widthFrames ?? half, half))
+        lastResetEnd = edge.frame + edge.width
+        append(edge, status: status)
     }
 
     /// The run line rises (Start, Continue) or falls (Stop) at `frame` (DIN sync).
