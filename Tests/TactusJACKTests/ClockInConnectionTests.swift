@@ -14,10 +14,10 @@ extension JACKServerTests {
             let tag = server.name
             let log = TestFiles.file("\(tag).tactus.log")
             // The leader at 150 BPM on the first server, 120 on the second (Tactus's own tempo 100,
-            // and it keeps the last tempo across the loss): a Start, then 6 s of ticks from the connection.
+            // and it keeps the last tempo across the loss): a Start, then 12 s of ticks from the connection.
             func sender(_ round: Int, bpm: Double) throws -> Process {
                 var lines = ["0.2 FA"]
-                for k in 0..<Int(bpm * 24 / 10) { lines.append(String(format: "%.6f F8", 0.22 + Double(k) * 60 / (bpm * 24))) }
+                for k in 0..<Int(bpm * 24 / 5) { lines.append(String(format: "%.6f F8", 0.22 + Double(k) * 60 / (bpm * 24))) }
                 let script = TestFiles.file("\(tag).clock\(round).script")
                 try (lines.joined(separator: "\n") + "\n").write(to: script, atomically: true, encoding: .utf8)
                 return try TestProcess.launch(TestFiles.probe, ["send", "-s", server.name, "--name", "clocksender", "--script", script.path],
@@ -26,17 +26,18 @@ extension JACKServerTests {
             func clockInSources() -> [String] {
                 ((try? ReadmeQuickStart.connections(server: server.name)) ?? [:])["tactus:clock_in"] ?? []
             }
-            /// Beat intervals of the last 5 clicks: at 48 kHz 150 BPM is 19 200 frames,
-            /// 120 is 24 000. The sender places its ticks in frames and the follower
-            /// reads them in frames, so a late wake-up moves nothing; judged where
-            /// no cycle was lost between the two clicks (no xrun notice or recorder
-            /// hole: a tick sent late, a click dropped, docs/DESIGN.md §3.6), and
-            /// how many were left out.
-            func lastIntervals(_ recording: URL) throws -> (judged: [Int64], disturbed: Int) {
+            /// Beat intervals of the last 8 clicks (at 48 kHz 150 BPM is 19 200 frames,
+            /// 120 is 24 000), and those judged exactly: the sender places its ticks
+            /// in frames and the follower reads them in frames, so a late wake-up
+            /// moves nothing, but a cycle lost in the beat before or between the two
+            /// clicks (an xrun notice or a recorder hole: a tick sent late, a click
+            /// dropped, docs/DESIGN.md §3.6) may. This machine's dummy driver woke
+            /// up to 107 ms late a few times in 3 s here with nothing else running.
+            func lastIntervals(_ recording: URL) throws -> (all: [Int64], judged: [Int64]) {
                 let r = try Recording(contentsOf: recording)
-                let pairs = Array(zip(r.clicks(), r.clicks().dropFirst()).suffix(4))
+                let pairs = Array(zip(r.clicks(), r.clicks().dropFirst()).suffix(7))
                 let judged = pairs.filter { a, b in !r.xrunned(from: a - 24_000, to: b) && !r.holes.contains { $0.overlaps((a - 24_000)...b) } }
-                return (judged.map { $1 - $0 }, pairs.count - judged.count)
+                return (pairs.map { $1 - $0 }, judged.map { $1 - $0 })
             }
             let first = TestFiles.file("\(tag).before.recording"), second = TestFiles.file("\(tag).after.recording")
             let recorder1 = try Launch.recorder(server: server.name, out: first)
@@ -55,7 +56,9 @@ extension JACKServerTests {
             let recorder2 = try Launch.recorder(server: server.name, out: second)
             let sender2 = try sender(2, bpm: 120)
             defer { if sender2.isRunning { kill(sender2.processIdentifier, SIGKILL) } }
-            Thread.sleep(forTimeInterval: 4.5)
+            // 7 s: Tactus back and its ports connected (the server's xrun notices
+            // as the clients join end about 3.5 s in), then 3 s of beats.
+            Thread.sleep(forTimeInterval: 7)
             let sourcesAfter = clockInSources()
             #expect(Launch.stop(tactus) == 0)
             _ = Launch.stop(recorder2)
@@ -63,10 +66,13 @@ extension JACKServerTests {
             #expect(messages.contains("JACK server back"), "\(messages)")
             #expect(sourcesAfter == ["clocksender:out"], "on the new server: \(messages)")
             for (name, recording, beat) in [("before", first, Int64(19_200)), ("after", second, 24_000)] {
-                let (intervals, disturbed) = try lastIntervals(recording)
-                print("clock in kept across a restart, \(name): click intervals \(intervals) frames, \(disturbed) beside a lost cycle")
-                #expect(intervals.count + disturbed == 4 && intervals.count >= 1 && intervals.allSatisfy { abs($0 - beat) <= 48 },
-                        "\(name): \(intervals), \(disturbed) beside a disturbance\n\(messages)")
+                let (all, judged) = try lastIntervals(recording)
+                print("clock in kept across a restart, \(name): click intervals \(all) frames, \(judged.count) judged (no cycle lost beside them)")
+                // The leader's tempo: the median of the 7 (a lost cycle moves one or
+                // two of them), and every one judged to the millisecond.
+                let median = all.isEmpty ? 0 : all.sorted()[all.count / 2]
+                #expect(all.count == 7 && abs(median - beat) <= 48 && judged.allSatisfy { abs($0 - beat) <= 48 },
+                        "\(name): \(all), judged \(judged)\n\(messages)")
             }
         }
     }
