@@ -432,11 +432,10 @@ extension JACKServerTests {
             let tails = onsets.filter { !PipeWire.clickFirstSamples.contains($0.value) }
             for tail in tails {
                 let click = clicks.last { $0.frame < tail.frame }
-                let reach = PipeWireDisturbance.tailReach(length: PipeWire.clickLength, gaps: gaps, framesNotRun: PipeWireDisturbance.tactusFramesNotRun(log), period: 256)
-                let resumed = tail.frame % 256 == 0 && click.map { tail.frame - $0.frame < reach } ?? false
-                #expect(resumed, "a sound at \(tail.frame) (\(tail.value)) that is no click's start nor its tail after \(gaps) gaps (last click \(click?.frame ?? -1))")
+                let resumed = click.map { PipeWireDisturbance.isTail(at: tail.frame, of: $0.frame, length: PipeWire.clickLength, gaps: gaps, period: 256) } ?? false
+                #expect(resumed, "a sound at \(tail.frame) (\(tail.value)) that is no click's start nor its tail after \(gaps.gaps) gaps (last click \(click?.frame ?? -1))")
             }
-            if !tails.isEmpty { print("transport follow: \(tails.count) click tails after Tactus's \(gaps) gaps") }
+            if !tails.isEmpty { print("transport follow: \(tails.count) click tails after Tactus's \(gaps.gaps) gaps") }
             // The locate's Stop, Song Position and Continue go out in one cycle (§4.5):
             // with `lateCycles`, none recorded only if the recorder missed a cycle where
             // they were due (then the rest is judged).

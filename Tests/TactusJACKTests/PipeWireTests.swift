@@ -34,10 +34,10 @@ extension JACKServerTests {
                 let r = s.recording
                 let onsets = r.onsets.filter { $0.port == i + 1 }
                 let clicks = onsets.filter { Self.clickFirstSamples.contains($0.value) }.map(\.frame), ticks = r.ticks(port: i + 1)
-                let gaps = PipeWireDisturbance.tactusGaps(s.messages["t\(Int(bpm))"] ?? "")
+                let (gaps, framesNotRun) = PipeWireDisturbance.tactusGaps(s.messages["t\(Int(bpm))"] ?? "")
                 #expect(Double((ticks.last ?? 0) - (ticks.first ?? 0)) / 48000 >= 30, "\(bpm) BPM")
                 let clickAudit = PipeWireCycleAudit(onsets.map { ($0.frame, $0.value) }, interval: interval, period: 256, spans: spans,
-                                                    tactusGaps: gaps, framesNotRun: PipeWireDisturbance.tactusFramesNotRun(s.messages["t\(Int(bpm))"] ?? ""),
+                                                    tactusGaps: gaps, framesNotRun: framesNotRun,
                                                     firstSamples: Self.clickFirstSamples, length: Self.clickLength)
                 let tickAudit = PipeWireCycleAudit(ticks.map { ($0, nil) }, interval: interval / 24, period: 256, spans: spans, tactusGaps: gaps)
                 print("PipeWire grid \(bpm) BPM clicks: \(clickAudit)")

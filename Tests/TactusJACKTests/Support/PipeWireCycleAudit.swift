@@ -37,27 +37,22 @@ enum PipeWireDisturbance {
     /// Tactus's own skipped cycles, which only its count of gaps shows.
     static let slackPeriods: Int64 = 2
 
-    /// Tactus's own count of the gaps it was not run for (its exit line,
-    /// `JackMetronomeShutdown`): 0 when it says nothing.
-    static func tactusGaps(_ log: String) -> Int {
+    /// Tactus's own account of the gaps it was not run for (its exit line,
+    /// `JackMetronomeShutdown`: "not run for N frames (M ms) in G gaps"): the
+    /// gaps and their frames all told, 0 and 0 when it says nothing.
+    static func tactusGaps(_ log: String) -> (gaps: Int, frames: Int64) {
         guard let line = log.split(separator: "\n").first(where: { $0.contains("not run for") && $0.contains(" gaps") }),
-              let range = line.range(of: #"in (\d+) gaps"#, options: .regularExpression) else { return 0 }
-        return Int(line[range].split(separator: " ")[1]) ?? 0
+              let gaps = line.firstMatch(of: /in (\d+) gaps/), let frames = line.firstMatch(of: /not run for (\d+) frames/) else { return (0, 0) }
+        return (Int(gaps.output.1) ?? 0, Int64(frames.output.1) ?? 0)
     }
 
-    /// The frames of those gaps, all told (the same line): 0 when it says nothing.
-    static func tactusFramesNotRun(_ log: String) -> Int64 {
-        guard let line = log.split(separator: "\n").first(where: { $0.contains("not run for") && $0.contains(" gaps") }),
-              let range = line.range(of: #"not run for (\d+) frames"#, options: .regularExpression) else { return 0 }
-        return Int64(line[range].split(separator: " ")[3]) ?? 0
-    }
-
-    /// How far after its click's frame a click's tail may be found again at a
-    /// cycle's first frame: the sound's `length`, and the frames Tactus was not
-    /// run for in between, a period at least for each gap and at most all of
-    /// them (and the period the tail resumes in).
-    static func tailReach(length: Int64, gaps: Int, framesNotRun: Int64, period: Int64) -> Int64 {
-        length + min(period * Int64(1 + gaps), framesNotRun + period)
+    /// Whether a sound at `frame` that is not a click's first sample is the
+    /// tail of the click at `click`, found again after Tactus's own gaps: at a
+    /// cycle's first frame, within the sound's `length` and the frames Tactus
+    /// was not run for, a period at least for each gap and at most all of them
+    /// (and the period the tail resumes in).
+    static func isTail(at frame: Int64, of click: Int64, length: Int64, gaps: (gaps: Int, frames: Int64), period: Int64) -> Bool {
+        frame % period == 0 && frame - click < length + min(period * Int64(1 + gaps.gaps), gaps.frames + period)
     }
 }
 
@@ -148,7 +143,7 @@ struct PipeWireCycleAudit: CustomStringConvertible {
                 let late = Double(f) - position(k)
                 if f % p == 0, let d = disturbance(at: position(k), slack: length), after(d, f) {
                     tails += 1
-                } else if f % p == 0, late < Double(PipeWireDisturbance.tailReach(length: length, gaps: tactusGaps, framesNotRun: framesNotRun, period: p)) {
+                } else if PipeWireDisturbance.isTail(at: f, of: Int64(position(k).rounded()), length: length, gaps: (tactusGaps, framesNotRun), period: p) {
                     // Resumed after cycles of Tactus's that PipeWire skipped (its
                     // own gaps): the sound went on that many periods later. Each
                     // period past the click's length is one gap at least.
