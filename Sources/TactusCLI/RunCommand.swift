@@ -116,9 +116,11 @@ public enum RunCommand {
         printError(StartLine.text(options, tempo: jack.engine.tempo, bar: bar, preset: presets?.preset, lastTempo: lastTempo, startStopped: jack.startStopped))
         var seenChanges = -1
         let linkFollower = LinkFollower(metronome)
+        let clockInWatch = ClockInWatch(metronome)
         let serverWait = ServerWait(limit: options.waitSeconds, reminds: !RunFrontEnd.isInteractive(options), now: TactusCore.MonotonicClock().now())
         let status = JackControlThread.run(session.loop, metronome: metronome) {
             frontEnd.linkSession = linkFollower.round(session.loop)
+            frontEnd.clockIn = clockInWatch.round(now: TactusCore.MonotonicClock().now()) { session.say($0) }
             let changes = metronome.changes
             defer { seenChanges = changes }
             // `q` or Ctrl-C in the terminal: the same way out as SIGINT (MIDI Stop, close).

@@ -37,6 +37,8 @@ public final class RunFrontEnd {
     public var remote: RemoteControl?
     /// The Link session's figures of this round (`--link`), set by the caller before `round`.
     public var linkSession: LinkSessionView?
+    /// The incoming MIDI clock's row, with `--clock-in` (`ClockInWatch`).
+    public var clockIn: ClockInView?
     /// How often the display model is built from the engine: the screen redraws at
     /// most 30 times a second, so looking more often only costs CPU.
     public var modelInterval: Int64 = 33_333
@@ -106,6 +108,7 @@ public final class RunFrontEnd {
             nextModel = now + modelInterval
             var model = DisplayModel(engine: engine.pointee, session: session, ports: ports)
             model.link = linkSession
+            model.clockIn = clockIn
             screen?.show(model, at: now)
             changeLog?.show(model)
             var state = model

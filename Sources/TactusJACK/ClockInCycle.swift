@@ -16,10 +16,19 @@ struct ClockInFollow: ~Copyable {
     let enabled: Bool
     var decoder = ClockInputDecoder()
     var follower: ClockFollower
+    /// The raw arrival frames the display's meter measures: the follower's own
+    /// ring holds the lost ticks it put back (docs/DESIGN.md §9.1, "The meter").
+    var arrivals: TickTimes
+    /// Ticks since the meter last measured (it measures once a beat).
+    var ticksSinceMeasured = 0
+
+    /// The intervals the display's meter measures: the last two beats.
+    static var meterIntervals: Int { 2 * Int(Grid.clocksPerQuarterNote) }
 
     init(enabled: Bool, sampleRate: Int) {
         self.enabled = enabled
         follower = ClockFollower(sampleRate: sampleRate)
+        arrivals = TickTimes(capacity: Self.meterIntervals + 1)
     }
 
     /// Where the followed song is at the block's first frame: rolling from the
@@ -57,7 +66,8 @@ extension ProcessCycle {
     /// `readClockIn` with `--clock-in`.
     static func followClockIn<Host: CycleHost>(_ context: UnsafeMutablePointer<ProcessContext>, host: inout Host,
                                                frames: jack_nframes_t, start: Int64) -> TimelinePosition {
-        _ = context.pointee.clockIn.follower.advance(toFrame: start)
+        let quiet = context.pointee.clockIn.follower.advance(toFrame: start)
+        reportClockIn(context, quiet)
         if let buffer = host.buffer(.clockIn, frames) {
             let count = host.midiEventCount(buffer)
             var index: UInt32 = 0
@@ -66,16 +76,77 @@ extension ProcessCycle {
                     let frame = start + Int64(event.time)
                     var i = 0
                     while i < event.size {
-                        if case .event(let message)? = context.pointee.clockIn.decoder.decode(bytes[i], atFrame: frame) {
-                            _ = context.pointee.clockIn.follower.receive(message, atFrame: frame)
+                        switch context.pointee.clockIn.decoder.decode(bytes[i], atFrame: frame) {
+                        case .event(let message)?: followClockMessage(context, message, atFrame: frame)
+                        case .error(let error)?: tell(context, .clockInError(error))
+                        case nil: break
                         }
                         i += 1
                     }
-                    _ = context.pointee.clockIn.decoder.endOfEvent(atFrame: frame)
+                    if let error = context.pointee.clockIn.decoder.endOfEvent(atFrame: frame) { tell(context, .clockInError(error)) }
                 }
                 index += 1
             }
         }
+        publishClockIn(context)
         return context.pointee.clockIn.position(atFrame: start)
+    }
+
+    /// One message of the incoming clock, arrived at `frame`: followed, its
+    /// arrival measured by the display's meter if it is a tick, and what it
+    /// changed told to the control thread.
+    #if REALTIME_CHECKS
+    @_noLocks @_noAllocation
+    #endif
+    static func followClockMessage(_ context: UnsafeMutablePointer<ProcessContext>, _ message: ClockInputEvent, atFrame frame: Int64) {
+        let changes = context.pointee.clockIn.follower.receive(message, atFrame: frame)
+        if message == .tick { measureClockIn(context, arrivalFrame: frame) }
+        reportClockIn(context, changes)
+    }
+
+    /// What the follower changed, told once; a fit narrowed to the ticks after
+    /// a tempo change is the filter's own business, not news (§9.1).
+    #if REALTIME_CHECKS
+    @_noLocks @_noAllocation
+    #endif
+    static func reportClockIn(_ context: UnsafeMutablePointer<ProcessContext>, _ changes: ClockFollowerChanges) {
+        let news = changes.subtracting(.narrowed)
+        guard !news.isEmpty else { return }
+        let tempo = context.pointee.clockIn.follower.bpm?.hundredths ?? 0
+        let songTick = context.pointee.clockIn.follower.newestSongTick ?? context.pointee.clockIn.follower.nextSongTick
+        tell(context, .clockIn(news, tempoHundredths: tempo, nextSongTick: songTick))
+    }
+
+    /// A tick's raw arrival, for the meter; once a beat the last two beats'
+    /// intervals are measured (`ClockJitter`, against the filtered period) and
+    /// published for the display.
+    #if REALTIME_CHECKS
+    @_noLocks @_noAllocation
+    #endif
+    static func measureClockIn(_ context: UnsafeMutablePointer<ProcessContext>, arrivalFrame frame: Int64) {
+        context.pointee.clockIn.arrivals.append(frame)
+        context.pointee.clockIn.ticksSinceMeasured += 1
+        guard context.pointee.clockIn.ticksSinceMeasured >= Int(Grid.clocksPerQuarterNote),
+              let period = context.pointee.clockIn.follower.framesPerTick else { return }
+        context.pointee.clockIn.ticksSinceMeasured = 0
+        let jitter = ClockJitter(ticks: context.pointee.clockIn.arrivals, lastIntervals: ClockInFollow.meterIntervals,
+                                 expectedFramesPerTick: period, sampleRate: context.pointee.clockIn.follower.sampleRate)
+        // The shared class through its pointer, never bound to a local (no retain on the real-time thread).
+        let shared = context.pointee.shared
+        shared.pointee.clockIn.spreadMicroseconds.store(Int(jitter.milliseconds(jitter.standardDeviation) * 1_000 + 0.5), ordering: .relaxed)
+        shared.pointee.clockIn.worstMicroseconds.store(Int(jitter.milliseconds(jitter.worstDeviation) * 1_000 + 0.5), ordering: .relaxed)
+        shared.pointee.clockIn.missingTicks.store(jitter.missingTicks, ordering: .relaxed)
+        shared.pointee.clockIn.measuredIntervals.store(jitter.intervals, ordering: .relaxed)
+    }
+
+    /// The follower's state and tempo for the display, every cycle.
+    #if REALTIME_CHECKS
+    @_noLocks @_noAllocation
+    #endif
+    static func publishClockIn(_ context: UnsafeMutablePointer<ProcessContext>) {
+        let shared = context.pointee.shared
+        shared.pointee.clockIn.state.store(context.pointee.clockIn.follower.state.rawValue, ordering: .relaxed)
+        shared.pointee.clockIn.tempoHundredths.store(Int(context.pointee.clockIn.follower.bpm?.hundredths ?? 0), ordering: .relaxed)
+        shared.pointee.clockIn.lostTicks.store(context.pointee.clockIn.follower.lostTicks, ordering: .relaxed)
     }
 }

@@ -16,6 +16,15 @@ final class CycleEventReader {
     private(set) var gaps = 0
     private(set) var framesSkipped: Int64 = 0
     private var peerTempo: BPM?
+    /// The incoming clock's news (`CycleEvent.clockIn`, `.clockInError`) since
+    /// the last `takeClockInEvents`, in order, for the session to say.
+    private var clockInEvents: [CycleEvent] = []
+
+    /// The incoming clock's news since the last call, once.
+    func takeClockInEvents() -> [CycleEvent] {
+        defer { clockInEvents.removeAll(keepingCapacity: true) }
+        return clockInEvents
+    }
 
     /// A peer's tempo since the last call, once.
     func takePeerTempo() -> BPM? {
@@ -45,6 +54,7 @@ final class CycleEventReader {
             switch event {
             case .peerTempo(let tempo): peerTempo = tempo
             case .engineTempoRefused: refusedEngineTempi += 1
+            case .clockIn, .clockInError: clockInEvents.append(event)
             case .cyclesSkipped(_, let frames):
                 gaps += 1
                 framesSkipped += frames

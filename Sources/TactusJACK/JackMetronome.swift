@@ -219,6 +219,10 @@ public final class JackMetronome {
     /// A Link peer's tempo since the last call, once (docs/DESIGN.md §11.3).
     public func takePeerTempo() -> BPM? { cycleEvents.takePeerTempo() }
 
+    /// What the incoming MIDI clock did since the last call (`--clock-in`):
+    /// `CycleEvent.clockIn` and `.clockInError`, in order, each once.
+    public func takeClockInEvents() -> [CycleEvent] { cycleEvents.takeClockInEvents() }
+
     /// Takes what the cycles said since the last round (`CycleEventReader`);
     /// true when the transport or the song moved.
     @discardableResult

@@ -2,9 +2,10 @@ import CJack
 
 /// The JACK half of `tactus ports`: every port of the server, with what it
 /// carries and which way, so a musician can pick the names to give
-/// `--connect-clock`, `--connect-control`, `--connect-sync` and the click's
-/// `PORT...`; a running Tactus's own ports are among them (`sync` and
-/// `sync_run` with `--sync-out`).
+/// `--connect-clock`, `--connect-control`, `--connect-clock-in` (a leader's
+/// MIDI clock out), `--connect-sync` and the click's `PORT...`; a running
+/// Tactus's own ports are among them (`sync` and `sync_run` with
+/// `--sync-out`, `clock_in` with `--clock-in`).
 public enum JackPortListing {
     /// Through a client that never starts a server; no server is one line saying so.
     public static func lines(serverName: String?) -> [String] {
@@ -18,7 +19,7 @@ public enum JackPortListing {
         let ports = client.ports()
         let timebase = timebaseLine(client.handle)
         guard !ports.isEmpty else { return ["JACK: no ports", timebase] }
-        return ["JACK ports (for --connect-clock and --connect-control: midi; PORT..., --connect-sync and --connect-sync-run: audio in):"] + ports.map(line) + [timebase]
+        return ["JACK ports (midi in: --connect-clock; midi out: --connect-control, --connect-clock-in; audio in: PORT..., --connect-sync, --connect-sync-run):"] + ports.map(line) + [timebase]
     }
 
     /// Whether a timebase master publishes BBT (`jack_transport_query`): JACK

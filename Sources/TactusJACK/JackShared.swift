@@ -60,6 +60,8 @@ public struct JackShared: ~Copyable, @unchecked Sendable {
     /// The mode as the process cycle reads it (`TransportCycleMode.bits(_:)`): set
     /// at start and when a preset's `"transport"` changes it while running.
     public let transportMode = Atomic<Int>(0)
+    /// The incoming MIDI clock's figures for the display (`--clock-in`).
+    public let clockIn = ClockInFigures()
     /// Real-time → control thread: what happened in the cycles, in order
     /// (`CycleEvent`), taken by `JackMetronome.service`.
     public let cycleEvents = SPSCRing<CycleEvent>(capacity: 64)

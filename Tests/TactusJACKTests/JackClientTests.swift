@@ -19,7 +19,7 @@ extension JACKServerTests {
             let server = try JackTestServer(period: 256)
             defer { server.stop() }
             #expect(JackPortListing.lines(serverName: server.name) == [
-                "JACK ports (for --connect-clock and --connect-control: midi; PORT..., --connect-sync and --connect-sync-run: audio in):",
+                "JACK ports (midi in: --connect-clock; midi out: --connect-control, --connect-clock-in; audio in: PORT..., --connect-sync, --connect-sync-run):",
                 "  audio out  system:capture_1",
                 "  audio out  system:capture_2",
                 "  audio in   system:playback_1",

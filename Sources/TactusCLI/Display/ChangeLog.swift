@@ -24,7 +24,7 @@ import TactusCore
 ///
 /// Line words, in the order they come within one moment: `jack connected …`,
 /// `jack lost …`, `jack rate …`, `jack period …`, `connected …`, `disconnected …`,
-/// `preset …`, `pending …`, `meter …`, `tempo …` (`… (Link)`: a peer's), `link peers N`, `running`, `stopped`, `muted`, `unmuted`,
+/// `preset …`, `pending …`, `meter …`, `tempo …` (`… (Link)`: a peer's), `link peers N`, `clock in …`, `running`, `stopped`, `muted`, `unmuted`,
 /// `clock offset …`, `xruns N (+K)`, `section …`, `trainer …`, `gap on|off`, `message …`.
 public struct ChangeLog: Sendable {
     private var previous: DisplayModel?
@@ -83,6 +83,8 @@ public struct ChangeLog: Sendable {
             loggedTempo = m.tempo
         }
         if let link = m.link, link.peers != old?.link?.peers { out.append("link peers \(link.peers)") }
+        // The incoming clock's state, not its jitter (which moves every beat).
+        if let clockIn = m.clockIn, clockIn.state != old?.clockIn?.state { out.append("clock in \(clockIn.stateText)") }
         // Stopped is where every run begins: only a start is news at first.
         if old?.running != m.running, old != nil || m.running { out.append(m.running ? "running" : "stopped") }
         if old?.muted != m.muted, old != nil || m.muted { out.append(m.muted ? "muted" : "unmuted") }

@@ -43,6 +43,8 @@ public struct DisplayModel: Hashable, Sendable {
     public var beatCursor: Int?
     /// The Link session, with `--link`; nil without it.
     public var link: LinkSessionView?
+    /// The incoming MIDI clock, with `--clock-in`; nil without it.
+    public var clockIn: ClockInView?
 
     public init(tempo: BPM, meter: Meter = .fourFour, accents: AccentPattern? = nil, running: Bool = false, muted: Bool = false,
                 bar: Int = 0, beat: Int = 0, beatAccent: Accent = .accent, pressure: PressureStatus? = nil,

@@ -95,6 +95,8 @@ public struct ScreenRenderer: Sendable {
         // Without `--link` the row says so (a musician looking for the session
         // sees it is not joined), and is the first to go on a small screen.
         rows.append(Row(m.link == nil ? .low : .medium, [label("Link"), Span(text: m.link?.text ?? "off")]))
+        // `--clock-in`: the incoming clock's lock, tempo and jitter (docs/DESIGN.md §9.1).
+        if let clockIn = m.clockIn { rows.append(Row(.medium, [label("clock in"), Span(text: clockIn.text)])) }
         rows += midiRows(m)
         rows.append(Row(.low, [label("clock"), Span(text: "offset " + Format.signedMilliseconds(m.clockOffsetMilliseconds))]))
         rows.append(.blank)

@@ -231,18 +231,27 @@ public struct ClockFollower: ~Copyable {
     public var isPlaying: Bool { isRolling && (state == .locked || state == .holding) }
 
     /// The filtered frames per tick, while locked or holding.
+    #if REALTIME_CHECKS
+    @_noLocks @_noAllocation
+    #endif
     public var framesPerTick: Double? {
         guard state == .locked || state == .holding, let line else { return nil }
         return line.framesPerTick
     }
 
     /// The filtered tempo in quarter notes a minute (24 ticks each), while locked or holding.
+    #if REALTIME_CHECKS
+    @_noLocks @_noAllocation
+    #endif
     public var tempo: Double? {
         guard let framesPerTick, framesPerTick > 0 else { return nil }
         return 60 * Double(sampleRate) / (Double(Grid.clocksPerQuarterNote) * framesPerTick)
     }
 
     /// The tempo at the engine's resolution and display's two decimals (0.01 BPM).
+    #if REALTIME_CHECKS
+    @_noLocks @_noAllocation
+    #endif
     public var bpm: BPM? {
         guard let tempo else { return nil }
         return BPM(hundredths: Int32(clamping: floorToInt64(min(tempo, 1e6) * 100 + 0.5)))
@@ -261,6 +270,9 @@ public struct ClockFollower: ~Copyable {
     public var predictedFrameOfNextTick: Double? { frame(ofSerial: serial + 1) }
 
     /// The song's newest tick while it plays.
+    #if REALTIME_CHECKS
+    @_noLocks @_noAllocation
+    #endif
     public var newestSongTick: Int64? { isRolling ? serial + songTickOffset : nil }
 
     /// Where the song is at `frame`, in ticks (fractional), and the frames a tick

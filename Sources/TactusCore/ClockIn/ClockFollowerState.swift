@@ -1,5 +1,6 @@
 /// Where a followed clock stands, for the engine and the display.
-public enum ClockFollowerState: Hashable, Sendable, BitwiseCopyable {
+/// Its raw value crosses the real-time boundary in an atomic (the display's clock row).
+public enum ClockFollowerState: Int, Hashable, Sendable, BitwiseCopyable {
     /// No tick yet.
     case idle
     /// Ticks are coming, too few to give a tempo (fewer than `lockTicks`).

@@ -32,4 +32,12 @@ public enum CycleEvent: Sendable, BitwiseCopyable, Equatable {
     /// (an xrun, a cycle the server skipped): the block begins that far past
     /// where the last one ended, and what fell between is late (docs/DESIGN.md §3.6).
     case cyclesSkipped(from: Int64, frames: Int64)
+    /// What the incoming MIDI clock's follower changed (`--clock-in`,
+    /// docs/DESIGN.md §9.1): a lock, a jump, Start, Continue, Stop, a Song
+    /// Position, a hold, a dropout, a tick lost in transit, a Song Position
+    /// ignored. With the filtered tempo then (hundredths of a BPM, 0 when none)
+    /// and the song tick the clock's next tick plays (24 a quarter note).
+    case clockIn(ClockFollowerChanges, tempoHundredths: Int32, nextSongTick: Int64)
+    /// A malformed byte in the incoming clock, where it was; the ticks around it still count.
+    case clockInError(ClockInputError)
 }
