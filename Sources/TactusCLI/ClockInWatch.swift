@@ -13,6 +13,9 @@ final class ClockInWatch {
     /// 120 BPM), with how many more came since.
     private var lastErrorSaid: ControlTime?
     private var errorsUnsaid = 0
+    /// The clock's own Stop came last (not Start or Continue): ticks that stop
+    /// then are a sender at rest, not a clock gone, and the dropout is not said.
+    private var stoppedByTheClock = false
 
     init(_ metronome: JackMetronome) { self.metronome = metronome }
 
@@ -21,7 +24,10 @@ final class ClockInWatch {
         guard metronome.options.clockIn else { return nil }
         for event in metronome.takeClockInEvents() {
             switch event {
-            case .clockIn(let changes, let tempo, let songTick):
+            case .clockIn(var changes, let tempo, let songTick):
+                if changes.contains(.stopped) { stoppedByTheClock = true }
+                if changes.contains(.started) || changes.contains(.continued) { stoppedByTheClock = false }
+                if stoppedByTheClock { changes.remove(.droppedOut) }
                 for line in Self.lines(changes, tempoHundredths: Int(tempo), nextSongTick: songTick) { say(line) }
             case .clockInError(let error):
                 if let last = lastErrorSaid, now.microseconds - last.microseconds < 1_000_000 {

@@ -112,9 +112,8 @@ extension ProcessCycle {
     static func reportClockIn(_ context: UnsafeMutablePointer<ProcessContext>, _ changes: ClockFollowerChanges) {
         let news = changes.subtracting(.narrowed)
         guard !news.isEmpty else { return }
-        let tempo = context.pointee.clockIn.follower.bpm?.hundredths ?? 0
-        let songTick = context.pointee.clockIn.follower.newestSongTick ?? context.pointee.clockIn.follower.nextSongTick
-        tell(context, .clockIn(news, tempoHundredths: tempo, nextSongTick: songTick))
+        tell(context, .clockIn(news, tempoHundredths: context.pointee.clockIn.follower.tempoHundredths(),
+                               nextSongTick: context.pointee.clockIn.follower.currentSongTick()))
     }
 
     /// A tick's raw arrival, for the meter; once a beat the last two beats'
@@ -127,7 +126,7 @@ extension ProcessCycle {
         context.pointee.clockIn.arrivals.append(frame)
         context.pointee.clockIn.ticksSinceMeasured += 1
         guard context.pointee.clockIn.ticksSinceMeasured >= Int(Grid.clocksPerQuarterNote),
-              let period = context.pointee.clockIn.follower.framesPerTick else { return }
+              let period = context.pointee.clockIn.follower.filteredFramesPerTick() else { return }
         context.pointee.clockIn.ticksSinceMeasured = 0
         let jitter = ClockJitter(ticks: context.pointee.clockIn.arrivals, lastIntervals: ClockInFollow.meterIntervals,
                                  expectedFramesPerTick: period, sampleRate: context.pointee.clockIn.follower.sampleRate)
@@ -146,7 +145,7 @@ extension ProcessCycle {
     static func publishClockIn(_ context: UnsafeMutablePointer<ProcessContext>) {
         let shared = context.pointee.shared
         shared.pointee.clockIn.state.store(context.pointee.clockIn.follower.state.rawValue, ordering: .relaxed)
-        shared.pointee.clockIn.tempoHundredths.store(Int(context.pointee.clockIn.follower.bpm?.hundredths ?? 0), ordering: .relaxed)
+        shared.pointee.clockIn.tempoHundredths.store(Int(context.pointee.clockIn.follower.tempoHundredths()), ordering: .relaxed)
         shared.pointee.clockIn.lostTicks.store(context.pointee.clockIn.follower.lostTicks, ordering: .relaxed)
     }
 }

@@ -231,31 +231,42 @@ public struct ClockFollower: ~Copyable {
     public var isPlaying: Bool { isRolling && (state == .locked || state == .holding) }
 
     /// The filtered frames per tick, while locked or holding.
-    #if REALTIME_CHECKS
-    @_noLocks @_noAllocation
-    #endif
     public var framesPerTick: Double? {
         guard state == .locked || state == .holding, let line else { return nil }
         return line.framesPerTick
     }
 
     /// The filtered tempo in quarter notes a minute (24 ticks each), while locked or holding.
-    #if REALTIME_CHECKS
-    @_noLocks @_noAllocation
-    #endif
     public var tempo: Double? {
         guard let framesPerTick, framesPerTick > 0 else { return nil }
         return 60 * Double(sampleRate) / (Double(Grid.clocksPerQuarterNote) * framesPerTick)
     }
 
     /// The tempo at the engine's resolution and display's two decimals (0.01 BPM).
-    #if REALTIME_CHECKS
-    @_noLocks @_noAllocation
-    #endif
     public var bpm: BPM? {
         guard let tempo else { return nil }
         return BPM(hundredths: Int32(clamping: floorToInt64(min(tempo, 1e6) * 100 + 0.5)))
     }
+
+    /// What the JACK cycle shows of the follower (the display's clock-in row,
+    /// its news to the control thread): the filtered tempo in hundredths of a
+    /// BPM (0 when there is none), the frames per tick (nil: none), and the song
+    /// tick playing or to play next. Functions, so that the real-time check
+    /// sees them from another module (a computed property takes no attribute).
+    #if REALTIME_CHECKS
+    @_noLocks @_noAllocation
+    #endif
+    public func tempoHundredths() -> Int32 { bpm?.hundredths ?? 0 }
+
+    #if REALTIME_CHECKS
+    @_noLocks @_noAllocation
+    #endif
+    public func filteredFramesPerTick() -> Double? { framesPerTick }
+
+    #if REALTIME_CHECKS
+    @_noLocks @_noAllocation
+    #endif
+    public func currentSongTick() -> Int64 { newestSongTick ?? nextSongTick }
 
     /// The filtered frame of the song's tick `songTick` (0: the first tick after Start),
     /// for the song started or continued last; nil until locked.
@@ -270,9 +281,6 @@ public struct ClockFollower: ~Copyable {
     public var predictedFrameOfNextTick: Double? { frame(ofSerial: serial + 1) }
 
     /// The song's newest tick while it plays.
-    #if REALTIME_CHECKS
-    @_noLocks @_noAllocation
-    #endif
     public var newestSongTick: Int64? { isRolling ? serial + songTickOffset : nil }
 
     /// Where the song is at `frame`, in ticks (fractional), and the frames a tick

@@ -53,7 +53,7 @@ public struct ClockJitter: Hashable, Sendable, BitwiseCopyable, CustomStringConv
         }
         intervals = n
         meanInterval = mean
-        standardDeviation = n > 1 ? (squares / Double(n - 1)).squareRoot() : 0
+        standardDeviation = n > 1 ? ClockMath.squareRoot(squares / Double(n - 1)) : 0
         worstDeviation = worst
         driftPPM = n > 0 ? (expected / mean - 1) * 1_000_000 : 0
         missingTicks = missing
