@@ -197,6 +197,10 @@ def process_rows(number, runs):
                      with_rt('tactus'),
                      f"klick {with_rt('klick')} + jack_midi_clock {with_rt('jack_midi_clock')} = "
                      f"{fmt(cpu('klick') + cpu('jack_midi_clock'), 2)} %"])
+        # Tactus with --sync-out din24 beside the plain run, when the run had it (row 4 counts its instructions).
+        if all("tactus_sync" in r["processes"] for r in group):
+            rows.append([number, "CPU % of one core with --sync-out din24 (click, clock and two sync lines, unconnected)", label,
+                         with_rt('tactus_sync'), "— (no peer has sync outputs; Tactus without them above)"])
         # The .deb's build (--static-swift-stdlib) beside the source build, when the run had it.
         static = f" (.deb build {fmt(rss('tactus_static'), 1)} MB)" if all("tactus_static" in r["processes"] for r in group) else ""
         rows.append([number, "RssAnon (largest)", setting(server, period), f"{fmt(rss('tactus'), 1)} MB{static}",

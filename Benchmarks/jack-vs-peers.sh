@@ -10,7 +10,9 @@
 # threads' run time in /proc/PID/task/*/schedstat over the recording) and
 # RssAnon (/proc/PID/status) for each program. TACTUS_BENCH_STATIC=BINARY runs that
 # tactus too (the .deb's build, --static-swift-stdlib: scripts/package), click and
-# clock unconnected, as `tactus_static` with its own figures.
+# clock unconnected, as `tactus_static` with its own figures. A second tactus with
+# `--sync-out din24` (its two sync lines written every cycle, unconnected as the
+# click and clock) runs beside them as `tactus_sync`: the sync outputs' CPU cost.
 #
 # Usage: Benchmarks/jack-vs-peers.sh [BPM] [SECONDS]     (defaults 133, 30)
 # Environment:
@@ -105,6 +107,11 @@ client jack_midi_clock -b "$bpm" -B rec:midi_2 >"$out/jack_midi_clock.log" 2>&1 
 jmc_pid=$!
 pids+=("$jmc_pid")
 measured=("$tactus_pid" "$klick_pid" "$jmc_pid")
+client "$bin/tactus" run --no-alsa --no-interactive ${server_args[@]+"${server_args[@]}"} -n tactus-sync --bpm "$bpm" --sync-out din24 \
+    >"$out/tactus_sync.log" 2>&1 &
+sync_pid=$!
+pids+=("$sync_pid")
+measured+=("$sync_pid")
 static_pid=""
 if [ -n "${TACTUS_BENCH_STATIC:-}" ]; then
     client "$TACTUS_BENCH_STATIC" run --no-alsa --no-interactive ${server_args[@]+"${server_args[@]}"} -n tactus-static --bpm "$bpm" \
@@ -155,5 +162,6 @@ python3 -B "$here/jack_vs_peers_report.py" "$out/recording.txt" "$bpm" --json "$
     "tactus=${cpu[$tactus_pid]},${rss[$tactus_pid]},${rt[$tactus_pid]}" \
     "klick=${cpu[$klick_pid]},${rss[$klick_pid]},${rt[$klick_pid]}" \
     "jack_midi_clock=${cpu[$jmc_pid]},${rss[$jmc_pid]},${rt[$jmc_pid]}" \
+    "tactus_sync=${cpu[$sync_pid]},${rss[$sync_pid]},${rt[$sync_pid]}" \
     ${static_pid:+"tactus_static=${cpu[$static_pid]},${rss[$static_pid]},${rt[$static_pid]}"}
 say "recording and logs in $out"

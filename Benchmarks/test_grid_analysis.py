@@ -164,6 +164,17 @@ class ProcessRows(unittest.TestCase):
         runs = [("jackd", 64, 120.0, 1, self.run_with({"tactus": (0.5, 5120), "klick": (0.6, 700), "jack_midi_clock": (0.4, 2300)}))]
         rss = [row for row in bench_report.process_rows(3, runs) if row[1] == "RssAnon (largest)"]
         self.assertEqual(rss[0][3], "5.0 MB")
+        self.assertFalse(any("--sync-out" in row[1] for row in bench_report.process_rows(3, runs)))
+
+    def test_row_3_puts_the_sync_outputs_cpu_under_the_plain_runs(self):
+        peers = {"klick": (0.6, 700), "jack_midi_clock": (0.4, 2300)}
+        runs = [("jackd", 256, bpm, 1, self.run_with({"tactus": (0.5, 5120), "tactus_sync": (cpu, 5200), **peers}))
+                for bpm, cpu in ((120.0, 0.6), (133.0, 0.8))]
+        rows = bench_report.process_rows(3, runs)
+        names = [row[1] for row in rows]
+        sync = names.index("CPU % of one core with --sync-out din24 (click, clock and two sync lines, unconnected)")
+        self.assertEqual(names[sync - 1], "CPU % of one core (click + clock), all threads (real-time thread)")
+        self.assertEqual(rows[sync][3], "0.70 %")
 
 
 class ParsersOfTheOtherRows(unittest.TestCase):

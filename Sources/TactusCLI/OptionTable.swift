@@ -188,7 +188,8 @@ public enum OptionTable {
             value("--clock-offset", "o", "MS", .playing, .clock, "send the clock MS later (negative: earlier) than the click (12, 12ms)", offsetAllowed) { o, v, n throws(OptionError) in
                 o.clockOffsetMilliseconds = try number(v, n, in: -2000...2000, offsetAllowed, unit: "ms")
             },
-            flag("--align", [.run], .clock, "delay the click, clock and sync outputs by their JACK playback latencies' differences, so they arrive together (off by default; --clock-offset trims on top)") { $0.align = true },
+            flag("--align", [.run], .clock, "delay the click, clock and sync outputs by their JACK playback latencies' differences, so they arrive together (the default; --clock-offset trims on top)") { $0.align = true },
+            flag("--no-align", [.run], .clock, "send every output on its grid frame, whatever latency JACK reports for its path") { $0.align = false },
             flag("--clock-while-stopped", .playing, .clock, "send 0xF8 while stopped") { $0.clockWhileStopped = true },
             flag("--no-song-position", .playing, .clock, "no Song Position Pointer on stop and continue") { $0.sendSongPosition = false },
         ]

@@ -89,8 +89,9 @@ public struct Options: Sendable {
     /// `--clock-offset`; nil: not given (a preset's `clock.offsetMs`, else 0).
     /// What plays is `clock`: these three as they leave the preset's keys.
     public var clockOffsetMilliseconds: Double?
-    /// `--align`: outputs aligned on their JACK playback latencies (docs/DESIGN.md §3.8).
-    public var align = false
+    /// Outputs aligned on their JACK playback latencies (docs/DESIGN.md §3.8): on
+    /// unless `--no-align`, so the click, the clock and the sync pulses arrive together.
+    public var align = true
     public var clockWhileStopped = false
     public var sendSongPosition = true
 

@@ -43,7 +43,11 @@ extension JackMetronome {
             alignment.shifts = shifts
             control.pointee.commands.push(.setAlignment(shifts))
         }
-        log(Self.alignmentLine(click: click, clock: clock, sync: sync, shifts: shifts, hasSync: ports.sync != nil))
+        // Said once a change of what is connected; nothing connected (alignment is on by
+        // default, and a client starts that way) has nothing to say.
+        if latencies.contains(where: { $0 != nil }) {
+            log(Self.alignmentLine(click: click, clock: clock, sync: sync, shifts: shifts, hasSync: ports.sync != nil))
+        }
     }
 
     /// The longest playback latency among the ports `ports` are connected to

@@ -28,6 +28,7 @@ public struct JackRunOptions: Sendable {
     /// `--align`: delay each output by the difference between the longest
     /// playback latency among the connected outputs and its own, so that the
     /// click, the clock and the sync pulses arrive together (docs/DESIGN.md §3.8).
+    /// `tactus run` sets it unless `--no-align`; a client built here says it itself.
     public var align = false
     /// Tempo, bar, gains and clock options; `sampleRate` is replaced by the server's.
     public var engine = EngineConfiguration(sampleRate: 48000)

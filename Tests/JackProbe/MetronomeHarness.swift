@@ -33,6 +33,8 @@ enum MetronomeHarness {
             options.transport = mode
         }
         options.clockOffsetMilliseconds = Double(args.value("--clock-offset") ?? "0") ?? 0
+        // `--align`: the outputs aligned on their paths' playback latencies, as `tactus run`'s default (docs/DESIGN.md §3.8).
+        options.align = args.flag("--align")
         options.clockConnections = args.values("--connect-clock")
         // The copy of the clock for the ALSA output thread (drained here, as that thread would).
         if args.flag("--clock-stream") { options.clockStreamCapacity = 4096 }

@@ -23,7 +23,7 @@ usage: tactus-jack-probe MODE [options]
            [--script FILE] [--report FILE]   (no --to: plays once another client connects its out)
   metronome  [tactus JACK options] [--tempo-sweep MS:BPM,BPM..] [--tempo-at SEC:BPM]...
            [--sync-out KIND [--sync-reset bar]] [--connect-sync PORT] [--connect-sync-run PORT]
-           [--transport-at SEC:start|stop|continue|locate=BAR]... [--clock-stream] [--events FILE]
+           [--transport-at SEC:start|stop|continue|locate=BAR]... [--clock-stream] [--events FILE] [--align]
            [--pressure] [--first-time]   (ramp, preset switch, locate, meter change from 1 s)
   allocate [--name N] [-s SERVER] [--seconds S]   (a process callback that mallocs and locks)
   transport start|stop|locate FRAME [-s SERVER]

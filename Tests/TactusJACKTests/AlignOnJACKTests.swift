@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 extension JACKServerTests {
-    /// `--align` on a private jackd (docs/DESIGN.md §3.8): the recorder's
+    /// Latency alignment on a private jackd, as `tactus run` does it by default
+    /// (no `--align` given; docs/DESIGN.md §3.8): the recorder's
     /// `audio_1` reports a playback latency of 512 frames (the click's path),
     /// its `midi_1` 128 (the clock's), its `audio_2` 0 (a volca's sync), so
     /// Tactus sends each clock tick 384 frames after its click's frame and
@@ -25,7 +26,7 @@ extension JACKServerTests {
                                                                     "--latency-at", "4:midi_1=0"],
                                                   output: URL(fileURLWithPath: out.path + ".log"))
             guard TestProcess.waitForFile(ready, seconds: 10) else { throw TestFailure("recorder did not start") }
-            let tactus = try Launch.tactus(server: server.name, name: "tactus", ["--bpm", "120", "--align", "rec:audio_1", "--connect-clock", "rec:midi_1",
+            let tactus = try Launch.tactus(server: server.name, name: "tactus", ["--bpm", "120", "rec:audio_1", "--connect-clock", "rec:midi_1",
                                                                                      "--sync-out", "volca", "--connect-sync", "rec:audio_2"], log: log)
             defer { if tactus.isRunning { kill(tactus.processIdentifier, SIGKILL) } }
             Thread.sleep(forTimeInterval: 8)

@@ -45,6 +45,15 @@ import TactusCore
         #expect(try jack.clockOffsetFrames(sampleRate: 48000) == -360)
     }
 
+    /// Latency alignment is on unless `--no-align` (docs/DESIGN.md §3.8); `--align` says the default;
+    /// the last of the two given wins, as for every flag pair.
+    @Test func runAlignsUnlessToldNotTo() throws {
+        #expect(try RunCommand.jackOptions(OptionParser.parse(["run", "system:playback_1"])).align)
+        #expect(try RunCommand.jackOptions(OptionParser.parse(["run", "--align"])).align)
+        #expect(try !RunCommand.jackOptions(OptionParser.parse(["run", "--no-align", "system:playback_1"])).align)
+        #expect(try !RunCommand.jackOptions(OptionParser.parse(["run", "--align", "--no-align"])).align)
+    }
+
     @Test func runCommandRefusesAClockOffsetBeyondOneBeatBeforeTouchingJack() throws {
         let options = try OptionParser.parse(["--bpm", "133", "--clock-offset", "500"])
         #expect(throws: OptionError("tactus: --clock-offset 500.0 ms is more than one beat (451.1 ms at this tempo)")) {

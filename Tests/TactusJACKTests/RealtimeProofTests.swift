@@ -92,17 +92,20 @@ extension JACKServerTests {
             #expect(run.sent == "sent 13000 lost 0\n")
         }
 
-        /// `--sync-out din24` (docs/DESIGN.md §14): the cycle fills the `sync`
-        /// and `sync_run` port buffers from the engine's edge queue every cycle,
-        /// at 999 BPM (a clock pulse every 120 frames, two a period of 64 at
-        /// times), the tempo sweeping, a Stop and a Start (the run line falling
-        /// and rising), a locate, 1000 controller messages a second: 0
-        /// allocations, 0 locks, 0 page faults. A recorder on the two ports
-        /// proves the lines were written.
-        @Test func syncOutputNeitherAllocatesNorLocksOver10000Cycles() throws {
+        /// `--sync-out din24 --align` (docs/DESIGN.md §14, §3.8): the cycle fills
+        /// the `sync` and `sync_run` port buffers from the engine's edge queue
+        /// every cycle, at 999 BPM (a clock pulse every 120 frames, two a period
+        /// of 64 at times), the tempo sweeping, a Stop and a Start (the run line
+        /// falling and rising), a locate, 1000 controller messages a second,
+        /// every sync edge shifted: the click also feeds the recorder's
+        /// `audio_3`, which reports a playback latency of 512 frames, the sync
+        /// lines feed ports of 0, so each pulse leaves 512 frames after its
+        /// grid frame. 0 allocations, 0 locks, 0 page faults. The recorder
+        /// proves the lines were written, with the shift.
+        @Test func syncOutputAlignedNeitherAllocatesNorLocksOver10000Cycles() throws {
             let run = try Self.proof("rtsync")
             let r = run.report
-            print("real-time proof, --sync-out din24: \(r.cycles) cycles, violations \(r.violations), faults \(r.counts["minor_faults"] ?? -1)/\(r.counts["major_faults"] ?? -1)")
+            print("real-time proof, --sync-out din24 --align: \(r.cycles) cycles, violations \(r.violations), faults \(r.counts["minor_faults"] ?? -1)/\(r.counts["major_faults"] ?? -1)")
             #expect(r.cycles >= 10_000)
             #expect(r.violations == 0, "calls on the process thread: \(r.counts)")
             #expect(r.counts["minor_faults"] == 0 && r.counts["major_faults"] == 0, "page faults in the callback: \(r.counts)")
@@ -111,6 +114,22 @@ extension JACKServerTests {
             let lines = try Recording(contentsOf: Self.syncRecording)
             #expect(lines.clicks(port: 1).count > 1000, "sync pulses recorded: \(lines.clicks(port: 1).count)")
             #expect(lines.clicks(port: 2).count == 2, "run line rises: \(lines.clicks(port: 2))")
+            // The shift was applied: the control thread read the paths (the click's longest;
+            // the dummy driver's system:playback_1 reports 64)…
+            let aligned = run.output.split(separator: "\n").filter { $0.contains("aligned: ") }
+            #expect(aligned.contains { $0.hasSuffix("aligned: click 512 frames, clock not connected, sync 0 (+512)") }, "\(aligned)")
+            // …and every click the recorder heard whole has its beat's clock pulse 512 frames later
+            // (a recorder's hole or an xrun near either frame leaves the pair unjudged, and so does
+            // the recorder's last 0.1 s: closing, it loses its connections one by one, and Tactus
+            // aligns again on what is left).
+            let rises = Set(lines.clicks(port: 1))
+            let judged = lines.clicks(port: 3).filter { c in
+                c + 512 < lines.endFrame - 4800
+                    && !lines.xrunned(from: c - 64, to: c + 576) && !lines.holes.contains { $0.overlaps((c - 64)...(c + 576)) }
+            }
+            let unshifted = judged.filter { !rises.contains($0 + 512) }
+            print("real-time proof, --sync-out din24 --align: \(judged.count) clicks judged, \(unshifted.count) without a pulse at +512")
+            #expect(judged.count > 50 && unshifted.isEmpty, "clicks without their pulse 512 frames later: \(unshifted.prefix(5)), pulses \(lines.clicks(port: 1).prefix(8))")
         }
 
         /// `--clock-in` (the incoming clock's decoder and follower in the cycle,
@@ -158,6 +177,8 @@ extension JACKServerTests {
             var sent: String
             var senderStatus: Int32?
             var harnessStatus: Int32?
+            /// What the harness printed (the metronome's log lines).
+            var output: String = ""
         }
 
         /// The recording of the sync lines in the `--sync-out` run.
@@ -193,11 +214,12 @@ extension JACKServerTests {
                 Spec(name: "rtfollow", arguments: ["--bpm", "133", "--subdivision", "sixteenths", "--transport", "follow", "system:playback_1"],
                      rate: 1000, seconds: 13, settle: 1.0,
                      companions: [["transport", "master", "--segments", "0:120:4,16:133:4,32:133:3", "--seconds", "13"]]),
-                Spec(name: "rtsync", arguments: ["--bpm", "999", "--sync-out", "din24"] + sweep + [
+                Spec(name: "rtsync", arguments: ["--bpm", "999", "--sync-out", "din24", "--align"] + sweep + [
                     "--transport-at", "4:stop", "--transport-at", "5:start", "--transport-at", "8:locate=3",
-                    "--connect-sync", "rec:audio_1", "--connect-sync-run", "rec:audio_2", "system:playback_1",
+                    "--connect-sync", "rec:audio_1", "--connect-sync-run", "rec:audio_2", "system:playback_1", "rec:audio_3",
                 ], rate: 1000, seconds: 13, settle: 1.0,
-                     companions: [["record", "--name", "rec", "--out", syncRecording.path, "--audio-ports", "2", "--midi-ports", "1", "--seconds", "11"]]),
+                     companions: [["record", "--name", "rec", "--out", syncRecording.path, "--audio-ports", "3", "--midi-ports", "1", "--seconds", "11",
+                                   "--latency", "audio_1=0", "--latency", "audio_2=0", "--latency", "audio_3=512"]]),
                 Spec(name: "rtclockin", arguments: ["--bpm", "100", "--subdivision", "sixteenths", "--clock-in", "system:playback_1"],
                      rate: 1000, seconds: 13, settle: 1.0,
                      companions: [["send", "--name", "clocksender", "--to", "rtclockin:clock_in", "--script", clockInScript.path]]),
@@ -280,7 +302,8 @@ extension JACKServerTests {
             kill(tactus.processIdentifier, SIGTERM)
             let harnessStatus = TestProcess.wait(tactus, seconds: 10)
             return Run(report: try ProbeReport(report), log: try String(contentsOf: harnessLog, encoding: .utf8),
-                       sent: try String(contentsOf: senderReport, encoding: .utf8), senderStatus: senderStatus, harnessStatus: harnessStatus)
+                       sent: try String(contentsOf: senderReport, encoding: .utf8), senderStatus: senderStatus, harnessStatus: harnessStatus,
+                       output: (try? String(contentsOf: TestFiles.file("\(server.name).\(name).log"), encoding: .utf8)) ?? "")
         }
 
         /// The first value after `word` on its line of the harness log.
