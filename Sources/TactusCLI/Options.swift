@@ -19,6 +19,8 @@ public struct Options: Sendable {
         case ports
         /// MIDI learn: map the control keys and calibrate the pressure sensor.
         case learn
+        /// Measure an incoming MIDI beat clock: tempo, spread, drift, missing ticks.
+        case clockMeter = "clock-meter"
     }
 
     public var command: Command = .run
@@ -149,7 +151,7 @@ public struct Options: Sendable {
     /// nil: interactive when standard output is a terminal.
     public var interactive: Bool?
 
-    // Render.
+    // Render, and the clock meter's length.
     public var seconds: Double?
     public var sampleRate = 48_000
     public var blockSize = 1024
