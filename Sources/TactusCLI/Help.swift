@@ -68,7 +68,7 @@ extension Options.Command {
         case .presets: ["tactus presets [--setlist FILE] [--names]", "tactus presets check [FILE|NAME...]"]
         case .ports: ["tactus ports [-s SERVER]"]
         case .learn: ["tactus learn [OPTIONS]"]
-        case .clockMeter: ["tactus clock-meter PORT [--bpm BPM] [--seconds N] [-s SERVER]"]
+        case .clockMeter: ["tactus clock-meter PORT [OPTIONS]", "tactus clock-meter --alsa-clock-from C:P [OPTIONS]"]
         }
     }
 
@@ -105,7 +105,9 @@ extension Options.Command {
             "  mean, over the last 4 beats (96 intervals); the drift in ppm (+: faster) against --bpm, or without it against",
             "  the first beat's tempo rounded to 0.01 BPM (fixed again at each Start and Continue); ticks missing.",
             "Start, Stop, Continue, Song Position and malformed bytes are a line each, as they come; the meter goes on.",
-            "Exit status 1: no JACK server, no such port, or the server went away.",
+            "--alsa-clock-from C:P: the clock of an ALSA sequencer port (tactus ports lists them: out), timed by the kernel's",
+            "  arrival stamps (µs), so the figures are the sender's and the sequencer's delivery, not the meter's reads.",
+            "Exit status 1: no JACK server or ALSA sequencer, no such port, or the server went away.",
         ]
         }
     }

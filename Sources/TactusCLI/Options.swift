@@ -118,6 +118,8 @@ public struct Options: Sendable {
     public var alsaClockTo: [String] = []
     public var alsaControlFrom: [String] = []
     public var alsaLookaheadMilliseconds: Double = 5
+    /// `tactus clock-meter --alsa-clock-from C:P`: the sequencer port whose clock is measured.
+    public var alsaClockFrom: String?
 
     // Remote control.
     /// `--osc PORT`: the OSC server's UDP port; nil: no server.

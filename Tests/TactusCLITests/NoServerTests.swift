@@ -67,7 +67,7 @@ struct NoServerTests {
         let (q, qErr) = try Self.launch(["clock-meter"])
         let usage = String(decoding: qErr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         q.waitUntilExit()
-        #expect(q.terminationStatus == 2 && usage == "tactus: clock-meter needs the port to read: a JACK MIDI output (tactus ports lists them)\n", "\(usage)")
+        #expect(q.terminationStatus == 2 && usage == "tactus: clock-meter needs the port to read: a JACK MIDI output (tactus ports lists them), or --alsa-clock-from C:P\n", "\(usage)")
     }
 
     @Test func waitGivesUpByItselfWithStatus1() throws {
