@@ -83,6 +83,7 @@ enum BashCompletion {
             "    none) _tactus_offer \"$cur\" <<<$'\(commandNames.joined(separator: "\\n"))'",
             "        _tactus_offer \"$cur\" < <(_tactus_ports_jack audio in) ;;",
             "    run) _tactus_offer \"$cur\" < <(_tactus_ports_jack audio in) ;;",
+            "    clock-meter) _tactus_offer \"$cur\" < <(_tactus_ports_jack midi out) ;;",
             "    render) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- \"$cur\")) ;;",
             "    presets) if ((arguments == 0)); then _tactus_offer \"$cur\" <<<\"check\"",
             "        else _tactus_offer \"$cur\" < <(_tactus_presets); compopt -o filenames 2>/dev/null; COMPREPLY+=($(compgen -f -- \"$cur\")); fi ;;",

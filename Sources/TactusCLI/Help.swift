@@ -56,6 +56,7 @@ extension Options.Command {
         case .presets: "list the presets with their Program Change numbers, or check preset files"
         case .ports: "list the ALSA sequencer and JACK ports Tactus can connect to"
         case .learn: "map the control keys and calibrate aftertouch (saves controller.json)"
+        case .clockMeter: "measure a MIDI beat clock: tempo, interval spread, worst deviation, drift in ppm, ticks missing, a line a second"
         }
     }
 
@@ -67,6 +68,7 @@ extension Options.Command {
         case .presets: ["tactus presets [--setlist FILE] [--names]", "tactus presets check [FILE|NAME...]"]
         case .ports: ["tactus ports [-s SERVER]"]
         case .learn: ["tactus learn [OPTIONS]"]
+        case .clockMeter: ["tactus clock-meter PORT [OPTIONS]", "tactus clock-meter --alsa-clock-from C:P [OPTIONS]"]
         }
     }
 
@@ -96,6 +98,17 @@ extension Options.Command {
         ]
         case .ports: []
         case .learn: ["Listens on tactus:control (JACK) and Tactus:control (ALSA) like tactus run; the click stays silent."]
+        case .clockMeter: [
+            "PORT: a JACK MIDI output (tactus ports lists them); the meter's client tactus-meter reads it on clock_in, in frames,",
+            "  so the figures are the sender's (JACK MIDI is sample-accurate), not the meter's.",
+            "Each second: the tempo (0.01 BPM) and the spread (σ) of the tick intervals and the worst one's distance from their",
+            "  mean, over the last 4 beats (96 intervals); the drift in ppm (+: faster) against --bpm, or without it against",
+            "  the first beat's tempo rounded to 0.01 BPM (fixed again at each Start and Continue); ticks missing.",
+            "Start, Stop, Continue, Song Position and malformed bytes are a line each, as they come; the meter goes on.",
+            "--alsa-clock-from C:P: the clock of an ALSA sequencer port (tactus ports lists them: out), timed by the kernel's",
+            "  arrival stamps (µs), so the figures are the sender's and the sequencer's delivery, not the meter's reads.",
+            "Exit status 1: no JACK server or ALSA sequencer, no such port, or the server went away.",
+        ]
         }
     }
 }

@@ -143,7 +143,7 @@ enum ManPage {
 
     static let exitStatus = [
         ("0", "Success; run ends by q, Ctrl-C, SIGINT or SIGTERM."),
-        ("1", "A failure while running: no JACK server was ever reached (run ended by Ctrl-C or --wait), a file that cannot be written (render's file or --midi-log: the reason first, the library's words after), learn ended without a result."),
+        ("1", "A failure while running: no JACK server was ever reached (run ended by Ctrl-C or --wait), clock-meter's port or server missing or gone, a file that cannot be written (render's file or --midi-log: the reason first, the library's words after), learn ended without a result."),
         ("2", "A usage error: an unknown option or command, a bad value, a preset or controller file with an error (one line naming it and what is allowed)."),
     ]
 
@@ -159,6 +159,7 @@ enum ManPage {
         ("tactus --bpm 96 --sync-out po system:playback_2 --connect-sync system:playback_1", "A Pocket Operator in a sync-in mode: the pulses on the left output (the PO's clock input), the click on the right."),
         ("tactus render po.wav --seconds 300 --bpm 96 --sync-out po", "A click track with a Pocket Operator's sync pulses beside it: channel 1 the click, channel 2 the sync."),
         ("tactus presets check ~/.config/tactus/presets/song.json", "Check a preset file and print every error in it."),
+        ("tactus clock-meter jack_midi_clock:mclk_out --bpm 120", "How steady a clock is: its tempo, the spread of its tick intervals, their drift against 120 BPM and ticks missing, a line a second."),
         ("tactus ports", "The ALSA sequencer and JACK ports to give --alsa-clock-to, --connect-clock and the like."),
     ]
 }

@@ -104,7 +104,7 @@ public enum OptionTable {
     static let tempo: [OptionSpec] = {
         let subdivisions = Subdivision.allCases.map(\.rawValue).joined(separator: ", ")
         return [
-            value("--bpm", "b", "BPM", .playing, .tempo, "tempo, 1 to 999, two decimals at most (97.3, 97.3bpm)", bpmAllowed) { o, v, n throws(OptionError) in
+            value("--bpm", "b", "BPM", [.run, .render, .clockMeter], .tempo, "tempo, 1 to 999, two decimals at most (97.3, 97.3bpm); clock-meter: the tempo drift is measured against", bpmAllowed) { o, v, n throws(OptionError) in
                 o.tempo = try bpm(v, n)
             },
             value("--meter", "m", "N/D", .playing, .tempo, "time signature; the tempo counts D-th notes (default 4/4)", meterAllowed,
@@ -147,7 +147,7 @@ public enum OptionTable {
             guard !v.isEmpty, v.utf8.count <= 63 else { throw bad(n, v, "a JACK client name of 1 to 63 bytes") }
             o.clientName = v
         },
-        value("--server", "s", "NAME", [.run, .learn, .ports], .jack, "JACK server name", "a JACK server name") { o, v, _ in o.serverName = v },
+        value("--server", "s", "NAME", [.run, .learn, .ports, .clockMeter], .jack, "JACK server name", "a JACK server name") { o, v, _ in o.serverName = v },
         value("--wait", nil, "SECONDS", [.run], .jack, "give up (status 1) if no JACK server answered within SECONDS (default: wait until Ctrl-C)",
               waitAllowed) { o, v, n throws(OptionError) in o.waitSeconds = try number(v, n, in: 0...86_400, waitAllowed, unit: "s") },
         value("--connect-clock", nil, "PORT", [.run], .jack, "JACK MIDI port to send the clock to (repeatable)",
@@ -238,6 +238,8 @@ public enum OptionTable {
                   completion: .alsaPort(.input)) { o, v, _ in o.alsaClockTo.append(v) },
             value("--alsa-control-from", nil, "C:P", [.run, .learn], .alsa, "subscribe Tactus:control to this port (repeatable)", port,
                   completion: .alsaPort(.output)) { o, v, _ in o.alsaControlFrom.append(v) },
+            value("--alsa-clock-from", nil, "C:P", [.clockMeter], .alsa, "meter the clock this port sends, through the sequencer (instead of a JACK PORT)", port,
+                  completion: .alsaPort(.output)) { o, v, _ in o.alsaClockFrom = v },
             value("--alsa-lookahead", nil, "MS", [.run], .alsa, "schedule clock events this far ahead (default 5)", "milliseconds from 1 to 100") { o, v, n throws(OptionError) in
                 o.alsaLookaheadMilliseconds = try number(v, n, in: 1...100, "milliseconds from 1 to 100", unit: "ms")
             },
@@ -253,7 +255,7 @@ public enum OptionTable {
         let secondsAllowed = "a duration in seconds, more than 0 and at most 86400"
         let formats = Options.WAVFormat.allCases.map(\.rawValue).joined(separator: ", ")
         return [
-            value("--seconds", nil, "N", [.render], .render, "length of the click track, up to 86400 (a day) (600, 600s)", secondsAllowed) { o, v, n throws(OptionError) in
+            value("--seconds", nil, "N", [.render, .clockMeter], .render, "length of the click track, or of clock-meter's run; up to 86400 (a day) (600, 600s)", secondsAllowed) { o, v, n throws(OptionError) in
                 let d = try number(v, n, in: 0...86_400, secondsAllowed, unit: "s")
                 guard d > 0 else { throw bad(n, v, secondsAllowed) }
                 o.seconds = d

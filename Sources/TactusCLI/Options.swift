@@ -19,6 +19,8 @@ public struct Options: Sendable {
         case ports
         /// MIDI learn: map the control keys and calibrate the pressure sensor.
         case learn
+        /// Measure an incoming MIDI beat clock: tempo, spread, drift, missing ticks.
+        case clockMeter = "clock-meter"
     }
 
     public var command: Command = .run
@@ -117,6 +119,8 @@ public struct Options: Sendable {
     public var alsaClockTo: [String] = []
     public var alsaControlFrom: [String] = []
     public var alsaLookaheadMilliseconds: Double = 5
+    /// `tactus clock-meter --alsa-clock-from C:P`: the sequencer port whose clock is measured.
+    public var alsaClockFrom: String?
 
     // Remote control.
     /// `--osc PORT`: the OSC server's UDP port; nil: no server.
@@ -150,7 +154,7 @@ public struct Options: Sendable {
     /// nil: interactive when standard output is a terminal.
     public var interactive: Bool?
 
-    // Render.
+    // Render, and the clock meter's length.
     public var seconds: Double?
     public var sampleRate = 48_000
     public var blockSize = 1024

@@ -81,6 +81,8 @@ public enum Tactus {
             }
         case .learn:
             return LearnCommand.run(options)
+        case .clockMeter:
+            return ClockMeterCommand.run(options)
         }
     }
 }

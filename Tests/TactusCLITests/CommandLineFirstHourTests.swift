@@ -23,7 +23,7 @@ struct CommandLineFirstHourTests {
         #expect(typo.status == 2)
         #expect(typo.standardError == "tactus: unknown command 'rendr' (did you mean render?)\n")
         #expect(throws: OptionError("tactus: unknown command 'rendr' (did you mean render?)")) { try OptionParser.parse(["rendr", "out.wav"]) }
-        #expect(throws: OptionError("tactus: unknown command 'foo': one of run, render, presets, ports, learn; a JACK port has a colon "
+        #expect(throws: OptionError("tactus: unknown command 'foo': one of run, render, presets, ports, learn, clock-meter; a JACK port has a colon "
                                     + "(system:playback_1); klick's form is METER TEMPO PATTERN (e.g. 7/8 133 X.x.x..)")) {
             try OptionParser.parse(["foo"])
         }
@@ -36,7 +36,7 @@ struct CommandLineFirstHourTests {
         #expect(try lines(log).prefix(4) == ["0 FA start", "0 F8 clock", "923 F8 clock", "1846 F8 clock"])
         // An option of another command says where it belongs.
         #expect(throws: OptionError("tactus: --seconds is not an option of run (no command given: tactus runs the metronome): "
-                                    + "it belongs to render (tactus render --help)")) {
+                                    + "it belongs to render and clock-meter (tactus render --help)")) {
             try OptionParser.parse(["--bpm", "130", "--seconds", "3"])
         }
         #expect(throws: OptionError("tactus: --connect-clock is not an option of render: it belongs to run (tactus run --help)")) {
@@ -129,7 +129,7 @@ struct CommandLineFirstHourTests {
         #expect(Help.text(for: .presets).contains("--setlist FILE") && !Help.text(for: .presets).contains("--bpm"))
         // The global help lists the commands, not every option.
         let global = try TactusProcess.run(["--help"])
-        #expect(global.standardOutput.hasPrefix("Usage: tactus [COMMAND] [OPTIONS] [ARGUMENTS]\n\nCommands:\n  run      click on JACK"))
+        #expect(global.standardOutput.hasPrefix("Usage: tactus [COMMAND] [OPTIONS] [ARGUMENTS]\n\nCommands:\n  run          click on JACK"))
         for command in Options.Command.allCases { #expect(global.standardOutput.contains("\n  \(command.rawValue)  ")) }
         #expect(!global.standardOutput.contains("--bpm"))
         // The table a man page and completions will be generated from: every name once, a help line, a command.

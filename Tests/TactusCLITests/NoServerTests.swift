@@ -56,6 +56,20 @@ struct NoServerTests {
         Self.expectOurWords(text)
     }
 
+    /// `tactus clock-meter` does not wait: no server is one line of ours and status 1;
+    /// no port at all is a usage error (status 2), before any server is asked.
+    @Test func clockMeterWithoutAServerSaysSoAndExits1() throws {
+        let (p, err) = try Self.launch(["clock-meter", "jack_midi_clock:mclk_out", "--seconds", "2"])
+        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 1, "\(text)")
+        #expect(text == "tactus: clock-meter: no JACK server named '\(Self.server)' is running: start one (jackd, or qjackctl), or on PipeWire install pipewire-jack\n")
+        let (q, qErr) = try Self.launch(["clock-meter"])
+        let usage = String(decoding: qErr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        q.waitUntilExit()
+        #expect(q.terminationStatus == 2 && usage == "tactus: clock-meter needs the port to read: a JACK MIDI output (tactus ports lists them), or --alsa-clock-from C:P\n", "\(usage)")
+    }
+
     @Test func waitGivesUpByItselfWithStatus1() throws {
         let start = Date()
         let (p, err) = try Self.launch(["--wait", "2"])

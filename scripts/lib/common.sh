@@ -43,6 +43,8 @@ BUILD_PACKAGES=(pkg-config libjack-jackd2-dev libasound2-dev libsndfile1-dev jac
     lv2-dev lilv-utils sordi jalv
     # The tempo map tests compare `tactus render --map` with `klick -W`.
     klick
+    # The clock meter's live take meters jack_midi_clock (Tests/TactusJACKTests/ClockMeterOnJACKTests.swift).
+    jack-midi-clock
     # Ableton Link (header-only C++ over asio) and the OSC server (liblo; its
     # oscsend/oscdump are the tests' clients); the Link tests' private network
     # namespaces need ip(8) and unshare(1).
