@@ -58,16 +58,27 @@ extension ProcessCycle {
     /// Inlined, so that without `--clock-in` the cycle pays a comparison, not a call.
     @inline(__always)
     static func readClockIn<Host: CycleHost>(_ context: UnsafeMutablePointer<ProcessContext>, host: inout Host,
-                                             frames: jack_nframes_t, start: Int64) -> TimelinePosition? {
+                                             frames: jack_nframes_t, start: Int64, publishesBBT: Bool) -> TimelinePosition? {
         guard context.pointee.clockIn.enabled else { return nil }
-        return followClockIn(context, host: &host, frames: frames, start: start)
+        return followClockIn(context, host: &host, frames: frames, start: start, publishesBBT: publishesBBT)
     }
 
-    /// `readClockIn` with `--clock-in`.
+    /// `readClockIn` with `--clock-in`. With `publishesBBT` (`--transport master`)
+    /// the block follows the line as it was before its own ticks: the BBT of
+    /// this cycle was published at the end of the last one, before these ticks
+    /// existed (jack2 calls the timebase callback after the process callback,
+    /// for the next cycle; `publishBarBeatTick` reads the follower's line
+    /// there), and a JACK transport follower plays this cycle's beats where that
+    /// BBT puts them. A block's ticks move the line by a fraction of their
+    /// jitter, so the click is the BBT's beat (±0.5 frame, its rounding) and
+    /// a tick's news reaches the click a period later. A Start, a Stop or a
+    /// move of more than `TimelinePosition.locateTolerance` (a Song Position and
+    /// Continue) is this block's, as without `publishesBBT`.
     static func followClockIn<Host: CycleHost>(_ context: UnsafeMutablePointer<ProcessContext>, host: inout Host,
-                                               frames: jack_nframes_t, start: Int64) -> TimelinePosition {
+                                               frames: jack_nframes_t, start: Int64, publishesBBT: Bool) -> TimelinePosition {
         let quiet = context.pointee.clockIn.follower.advance(toFrame: start)
         reportClockIn(context, quiet)
+        let publishedLine = context.pointee.clockIn.position(atFrame: start)
         if let buffer = host.buffer(.clockIn, frames) {
             let count = host.midiEventCount(buffer)
             var index: UInt32 = 0
@@ -89,7 +100,11 @@ extension ProcessCycle {
             }
         }
         publishClockIn(context)
-        return context.pointee.clockIn.position(atFrame: start)
+        let now = context.pointee.clockIn.position(atFrame: start)
+        if publishesBBT && publishedLine.rolling && now.rolling && abs(now.songPulse - publishedLine.songPulse) <= TimelinePosition.locateTolerance {
+            return publishedLine
+        }
+        return now
     }
 
     /// One message of the incoming clock, arrived at `frame`: followed, its

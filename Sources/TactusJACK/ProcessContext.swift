@@ -183,7 +183,7 @@ enum ProcessCycle {
                                                                            jackFrame: UInt32(truncatingIfNeeded: times.frame))
             let status = context.pointee.control
             let wasRunning = status.pointee.status.running.load(ordering: .relaxed)
-            let clock = quitting ? nil : readClockIn(context, host: &host, frames: frames, start: start)
+            let clock = quitting ? nil : readClockIn(context, host: &host, frames: frames, start: start, publishesBBT: mode.publishesBBT)
             var source = JackCycleSource(context: context, session: host.link, owner: owner, transport: clock ?? reading.position, start: start,
                                          frames: Int(frames), host: hostMicroseconds, microsecondsPerFrame: microsecondsPerFrame)
             let input = CycleInput(start: start, frames: Int(frames), owner: owner, transport: reading.move)
@@ -271,7 +271,11 @@ enum ProcessCycle {
     @_noLocks @_noAllocation
     #endif
     static func publishBarBeatTick(_ context: UnsafeMutablePointer<ProcessContext>, into position: UnsafeMutablePointer<jack_position_t>) {
-        let bbt = context.pointee.engine.barBeatTick(atFrame: context.pointee.endFrame)
+        let end = context.pointee.endFrame
+        // `--clock-in`: the line the next block will follow (`followClockIn`).
+        let bbt = context.pointee.clockIn.enabled
+            ? context.pointee.engine.barBeatTick(atFrame: end, following: context.pointee.clockIn.position(atFrame: end))
+            : context.pointee.engine.barBeatTick(atFrame: end)
         position.pointee.valid = jack_position_bits_t(rawValue: JackPositionBBT.rawValue | JackTickDouble.rawValue)
         position.pointee.bar = bbt.bar
         position.pointee.beat = bbt.beat

@@ -133,7 +133,8 @@ extension JACKServerTests {
         }
 
         /// `--clock-in` (the incoming clock's decoder and follower in the cycle,
-        /// the time source): a clock sent into `clock_in` (Start, 120 BPM, a step
+        /// the time source; with `--transport master`, the timebase callback
+        /// reading the follower's line): a clock sent into `clock_in` (Start, 120 BPM, a step
         /// to 140 at 5 s, Stop, Song Position and Continue at 8 s, 140 BPM on
         /// to 12.5 s) beside 1000 controller messages a second: 0 allocations,
         /// 0 locks, 0 page faults, and the clock followed (its tempo the
@@ -143,7 +144,8 @@ extension JACKServerTests {
             let r = run.report
             let played = Self.figure("clicks-played", in: run.log) ?? 0
             let tempo = run.log.split(separator: "\n").first { $0.hasPrefix("bar-requests-applied") }.map { String($0.split(separator: " ").last ?? "") } ?? ""
-            print("real-time proof, --clock-in: \(r.cycles) cycles, violations \(r.violations), faults \(r.counts["minor_faults"] ?? -1)/\(r.counts["major_faults"] ?? -1), clicks \(played), tempo at the end \(tempo)")
+            let timebase = r.counts["timebase-calls"] ?? 0
+            print("real-time proof, --clock-in: \(r.cycles) cycles, \(timebase) timebase callbacks, violations \(r.violations), faults \(r.counts["minor_faults"] ?? -1)/\(r.counts["major_faults"] ?? -1), clicks \(played), tempo at the end \(tempo)")
             #expect(r.cycles >= 10_000)
             #expect(r.violations == 0, "calls on the process thread: \(r.counts)")
             // Found by this run when --align registered JACK's latency callback (TACTUS_RTPROBE_FAULTS=1,
@@ -154,6 +156,8 @@ extension JACKServerTests {
             // boundary. MemoryLock.populateProgramData.
             #expect(r.counts["minor_faults"] == 0 && r.counts["major_faults"] == 0, "page faults in the callback: \(r.counts)")
             #expect(run.sent == "sent 13000 lost 0\n")
+            // The timebase callback ran while the song rolled (from 0.5 s to 12.5 s but the Stop's 0.2 s).
+            #expect(timebase > r.cycles / 2, "\(r.counts)")
             // The clock drove the grid: 140 BPM at the end (the follower's filtered tempo), not Tactus's 100.
             #expect(played > 100 && abs((Double(tempo) ?? 0) - 140) < 0.05, "\(run.log)")
         }
@@ -218,9 +222,14 @@ extension JACKServerTests {
                     "--transport-at", "4:stop", "--transport-at", "5:start", "--transport-at", "8:locate=3",
                     "--connect-sync", "rec:audio_1", "--connect-sync-run", "rec:audio_2", "system:playback_1", "rec:audio_3",
                 ], rate: 1000, seconds: 13, settle: 1.0,
+<<<<<<< HEAD
                      companions: [["record", "--name", "rec", "--out", syncRecording.path, "--audio-ports", "3", "--midi-ports", "1", "--seconds", "11",
                                    "--latency", "audio_1=0", "--latency", "audio_2=0", "--latency", "audio_3=512"]]),
                 Spec(name: "rtclockin", arguments: ["--bpm", "100", "--subdivision", "sixteenths", "--clock-in", "system:playback_1"],
+=======
+                     companions: [["record", "--name", "rec", "--out", syncRecording.path, "--audio-ports", "2", "--midi-ports", "1", "--seconds", "11"]]),
+                Spec(name: "rtclockin", arguments: ["--bpm", "100", "--subdivision", "sixteenths", "--clock-in", "--transport", "master", "system:playback_1"],
+>>>>>>> h-jmcfollow
                      rate: 1000, seconds: 13, settle: 1.0,
                      companions: [["send", "--name", "clocksender", "--to", "rtclockin:clock_in", "--script", clockInScript.path]]),
                 Spec(name: "rtfirst", arguments: ["--bpm", "120", "--subdivision", "sixteenths", "--first-time", "system:playback_1"],

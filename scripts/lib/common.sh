@@ -41,10 +41,9 @@ BUILD_PACKAGES=(pkg-config libjack-jackd2-dev libasound2-dev libsndfile1-dev jac
     # The LV2 plugin: its headers, and the tests' hosts and validators (lv2ls/lv2info,
     # sord_validate, jalv).
     lv2-dev lilv-utils sordi jalv
-    # The tempo map tests compare `tactus render --map` with `klick -W`.
-    klick
-    # The clock meter's live take meters jack_midi_clock (Tests/TactusJACKTests/ClockMeterOnJACKTests.swift).
-    jack-midi-clock
+    # The tempo map tests compare `tactus render --map` with `klick -W`; `--clock-in`
+    # follows jack_midi_clock in a live take, and the clock meter meters it.
+    klick jack-midi-clock
     # Ableton Link (header-only C++ over asio) and the OSC server (liblo; its
     # oscsend/oscdump are the tests' clients); the Link tests' private network
     # namespaces need ip(8) and unshare(1).

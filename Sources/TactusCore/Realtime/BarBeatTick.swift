@@ -72,6 +72,27 @@ extension Engine {
         return barBeatView.barBeatTick(atFrame: frame)
     }
 
+    /// The song's bar, beat and tick at `frame` (the next block's first) where a
+    /// time source's `position` there puts it, as that block's `follow` will
+    /// place the grid: this grid's song, meter and bars on the source's line.
+    /// A JACK timebase master publishes the next cycle's BBT before that cycle's
+    /// input (jack2 calls the timebase callback after the process callback), so
+    /// with `--clock-in` the next block follows the line the ticks so far drew,
+    /// and the BBT is read from that line, not from the one this block followed
+    /// (docs/DESIGN.md §9). Not rolling, not following, or before a change held
+    /// for the next grid point: `barBeatTick(atFrame:)`.
+    #if REALTIME_CHECKS
+    @_noLocks @_noAllocation
+    #endif
+    public func barBeatTick(atFrame frame: Int64, following position: TimelinePosition) -> BarBeatTick {
+        guard followed != nil, heldView == nil, position.rolling, position.framesPerPulse > 0, position.framesPerPulse.isFinite else {
+            return barBeatTick(atFrame: frame)
+        }
+        var view = barBeatView
+        view.mapping = .measured(MeasuredMapping(frame: frame, pulse: Double(followBase) + position.songPulse, framesPerPulse: position.framesPerPulse))
+        return view.barBeatTick(atFrame: frame)
+    }
+
     var barBeatView: BarBeatView {
         BarBeatView(mapping: grid.mapping, tempo: grid.tempo, playing: song.running && rolling, songOrigin: song.songOrigin,
                     resumeSongPulse: song.resumeSongPulse, meterOriginSong: song.meterOriginSong, meterOriginBar: song.meterOriginBar,

@@ -122,4 +122,64 @@ import TactusCore
         let again = try Self.run(beatsAt120: 8, beatsAt140: 8)
         #expect(again.onsets == run.onsets && again.clockOut == run.clockOut)
     }
+
+    /// jack_midi_clock 0.4.3 (the live take, `ClockInFollowsJackMidiClock`)
+    /// places each tick at its last tick plus the interval of the tempo the
+    /// master publishes for the cycle's first frame, rounded to a frame, and
+    /// sends the ones in the cycle. Here its ticks as that rule places them
+    /// following a master at 120 BPM for 16 beats, 133 from there, the step on
+    /// a cycle's first frame (beat 16 at 48 kHz is 1500 periods of 256 after
+    /// the first tick): the step's own tick falls one 133 BPM interval after
+    /// the last, before its cycle, and is never sent; every later tick is
+    /// 97.7 frames (1000 − 902.26) before the master's beat. The follower takes
+    /// the 1804.5-frame gap for one lost tick and puts it back, so the song does
+    /// not slip, and from the second beat after the step each click is on the
+    /// frame of its beat's tick as sent (±1: the sender rounds its ticks, Tactus
+    /// its click, each to a frame): 97 or 98
+    /// frames before the master's beat. A follower can only follow the ticks;
+    /// the live take locates where this does not happen (docs/DESIGN.md §9.1).
+    @Test func jackMidiClocksTicksAfterAStepOnACycleStartAreFollowedAsSent() throws {
+        let loop = try SimulatedProcessLoop(options: Self.options())
+        loop.run(cycles: 20)
+        let rolling = loop.jackFrame + 1024
+        // The cycle the transport starts in: Start at its first frame, the first tick on the next cycle's.
+        var input: [(jackFrame: UInt32, bytes: [UInt8])] = [(rolling - 256, [0xFA]), (rolling, [0xF8])]
+        var last = 0.0
+        var sent: [Double] = [0]
+        for cycle in 0..<2200 {
+            let first = Double(cycle * 256)
+            let interval = 48_000.0 * 60 / (first < 384_000 ? 120 : 133) / 24
+            while true {
+                let next = last + interval
+                let offset = next.rounded(.toNearestOrEven) - first
+                if offset >= 256 { break }
+                if offset >= 0 {
+                    input.append((rolling + UInt32(next.rounded(.toNearestOrEven)), [0xF8]))
+                    sent.append(next.rounded(.toNearestOrEven))
+                }
+                last = next
+            }
+        }
+        loop.clockInput = input
+        loop.run(untilJackFrame: rolling + 460_000)
+        // The master's beats from the transport's first frame, and the sender's tick of each (song tick 24 k, the dropped one counted).
+        func master(_ k: Int) -> Double { k <= 16 ? Double(k) * 24_000 : 384_000 + Double(k - 16) * 48_000 * 60 / 133 }
+        let dropped = sent.firstIndex { $0 > 383_500 }!
+        #expect(sent[dropped] - sent[dropped - 1] > 1800, "the tick on the step is not sent: \(sent[dropped - 1]), \(sent[dropped])")
+        func sendersTick(_ k: Int) -> Double { let t = k * 24; return t < dropped ? sent[t] : sent[t - 1] }
+        let onsets = loop.onsets.map { Double($0.jackFrame - rolling) }
+        var offTick: [String] = [], early: [Double] = []
+        for k in 18...19 {
+            guard let click = onsets.min(by: { abs($0 - master(k)) < abs($1 - master(k)) }) else { continue }
+            if abs(click - sendersTick(k)) > 1 { offTick.append("beat \(k): click \(click), tick \(sendersTick(k))") }
+            early.append(master(k) - click)
+        }
+        let lost = loop.context.pointee.clockIn.follower.lostTicks
+        print("simulated jack_midi_clock, 120 → 133 on a cycle's first frame: lost ticks \(lost), clicks before the master's beat by \(early) frames")
+        #expect(lost == 1)
+        #expect(offTick.isEmpty, "\(offTick)")
+        #expect(early.count == 2 && early.allSatisfy { $0 >= 97 && $0 <= 98.5 }, "\(early)")
+        // The song did not slip: one click a beat from beat 1 (the lock on the third tick) to beat 19.
+        #expect(onsets.filter { $0 > master(1) - 300 && $0 < master(19) + 300 }.count == 19, "\(onsets)")
+    }
 }
