@@ -16,6 +16,14 @@ final class CycleEventReader {
     private(set) var gaps = 0
     private(set) var framesSkipped: Int64 = 0
     private var peerTempo: BPM?
+    private var sessionCommit: SessionCommit?
+
+    /// What a followed source last asked of the Link session, once (the
+    /// newest replaces an older one not yet committed: it says all of it).
+    func takeSessionCommit() -> SessionCommit? {
+        defer { sessionCommit = nil }
+        return sessionCommit
+    }
 
     /// A peer's tempo since the last call, once.
     func takePeerTempo() -> BPM? {
@@ -44,6 +52,7 @@ final class CycleEventReader {
             seen(event)
             switch event {
             case .peerTempo(let tempo): peerTempo = tempo
+            case .sessionCommit(let commit): sessionCommit = commit
             case .engineTempoRefused: refusedEngineTempi += 1
             case .cyclesSkipped(_, let frames):
                 gaps += 1
