@@ -49,6 +49,7 @@ struct JackCycleSource<Session: LinkAudioSession>: CycleSource {
             let tempo = context.pointee.link?.timeline.tempo ?? 0
             shared.pointee.linkPhaseMillionths.store(Int(phase * 1_000_000), ordering: .relaxed)
             shared.pointee.linkTempoHundredths.store(Int(tempo * 100 + 0.5), ordering: .relaxed)
+            shared.pointee.linkSessionCommits.store(context.pointee.link?.timeline.bridge.commits ?? 0, ordering: .relaxed)
         } else if let session, let before = context.pointee.link?.timeline.peerTempoChanges {
             let position = context.pointee.link?.timeline.position(of: session, frame: start, frames: frames, hostMicroseconds: host,
                                                           microsecondsPerFrame: microsecondsPerFrame,
