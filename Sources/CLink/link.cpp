@@ -87,6 +87,9 @@ int64_t tactus_link_time_at_beat(const tactus_link_state *state, double beat, do
 void tactus_link_request_beat_at_time(tactus_link_state *state, double beat, int64_t time, double quantum) {
     state->session.requestBeatAtTime(beat, micros(time), quantum);
 }
+void tactus_link_force_beat_at_time(tactus_link_state *state, double beat, int64_t time, double quantum) {
+    state->session.forceBeatAtTime(beat, micros(time), quantum);
+}
 void tactus_link_set_is_playing(tactus_link_state *state, bool playing, int64_t time) {
     state->session.setIsPlaying(playing, micros(time));
 }

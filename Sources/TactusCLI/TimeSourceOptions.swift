@@ -4,30 +4,27 @@ import TactusJACK
 extension Options {
     /// One time source drives the grid (docs/DESIGN.md §9). `--link` goes with
     /// `--transport master` (and `master-force`: the session published as JACK
-    /// BBT); with `join` it is no row of that table (both would own start and
-    /// stop), and `follow` with Link is not built: refused at start, naming
-    /// both options, rather than two sources fighting over the tempo.
+    /// BBT), and with `follow` or `--clock-in` (the followed position published
+    /// to the session, `LinkBridge`); with `join` it is no row of that table
+    /// (both would own start and stop): refused at start, naming both options,
+    /// rather than two sources fighting over start and stop.
     func checkTimeSources() throws(OptionError) {
         // `clock_in` exists only with --clock-in: a connection to a port never
         // registered would wait 10 s on every server and then be given up.
         if !clockIn && !connectClockIn.isEmpty {
             throw OptionError("tactus: --connect-clock-in connects clock_in, the input --clock-in adds: give --clock-in too")
         }
-        // The incoming MIDI clock owns tempo and transport (§9.1): no other source may too.
-        if clockIn && linkGiven {
-            throw OptionError("tactus: --clock-in and --link cannot be used together: choose one time source")
-        }
+        // The incoming MIDI clock owns tempo and transport (§9.1): no other source
+        // may too. With --link it is published to the session, which owns nothing.
         if clockIn && (transport == .follow || transport == .join) {
             throw OptionError("tactus: --clock-in and --transport \(transport.rawValue) cannot be used together: the incoming clock owns start and stop")
         }
         guard linkGiven else { return }
         switch transport {
-        case .off, .master, .masterForce:
+        case .off, .master, .masterForce, .follow:
             return
         case .join:
             throw OptionError("tactus: --link and --transport join cannot be used together: both would own start and stop (--transport master publishes the Link session as JACK BBT)")
-        case .follow:
-            throw OptionError("tactus: --link and --transport follow cannot be used together yet: choose one time source (--transport master publishes the Link session as JACK BBT)")
         }
     }
 

@@ -26,6 +26,15 @@ final class CycleEventReader {
         return clockInEvents
     }
 
+    private var sessionCommit: SessionCommit?
+
+    /// What a followed source last asked of the Link session, once (the
+    /// newest replaces an older one not yet committed: it says all of it).
+    func takeSessionCommit() -> SessionCommit? {
+        defer { sessionCommit = nil }
+        return sessionCommit
+    }
+
     /// A peer's tempo since the last call, once.
     func takePeerTempo() -> BPM? {
         defer { peerTempo = nil }
@@ -53,6 +62,7 @@ final class CycleEventReader {
             seen(event)
             switch event {
             case .peerTempo(let tempo): peerTempo = tempo
+            case .sessionCommit(let commit): sessionCommit = commit
             case .engineTempoRefused: refusedEngineTempi += 1
             case .clockIn, .clockInError: clockInEvents.append(event)
             case .cyclesSkipped(_, let frames):

@@ -227,7 +227,10 @@ public final class JackMetronome {
     /// true when the transport or the song moved.
     @discardableResult
     func takeCycleEvents(client: OpaquePointer?) -> Bool {
-        cycleEvents.take(from: shared, client: client, transportLink: transportLink, control: control)
+        let moved = cycleEvents.take(from: shared, client: client, transportLink: transportLink, control: control)
+        // A followed source's tempo and beat for the Link session (docs/DESIGN.md §9).
+        if let commit = cycleEvents.takeSessionCommit() { link?.commit(commit) }
+        return moved
     }
 
     /// How often connections whose other end is not there yet are tried again

@@ -38,6 +38,9 @@ public struct JackShared: ~Copyable, @unchecked Sendable {
     /// `LinkTimeline.peerTempoChanges`, a figure for the tests (the control
     /// thread hears of each as `CycleEvent.peerTempo`).
     public let linkPeerTempoChanges = Atomic<Int>(0)
+    /// `LinkBridge.commits`: what a followed source asked to commit to the
+    /// session (docs/DESIGN.md §9.1), a figure for the tests.
+    public let linkSessionCommits = Atomic<Int>(0)
     /// Clock events JACK had no room for in the `clock` port buffer.
     public let clockEventsLost = Atomic<Int>(0)
 

@@ -150,7 +150,7 @@ final class JackTransportLink {
             requests.start()
         case .songStopped:
             if !running && rolling { requests.stop() }
-        case .transportRequested, .peerTempo, .engineTempoRefused, .cyclesSkipped, .clockIn, .clockInError:
+        case .transportRequested, .peerTempo, .sessionCommit, .engineTempoRefused, .cyclesSkipped, .clockIn, .clockInError:
             break
         }
     }

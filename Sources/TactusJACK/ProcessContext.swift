@@ -184,7 +184,8 @@ enum ProcessCycle {
             let status = context.pointee.control
             let wasRunning = status.pointee.status.running.load(ordering: .relaxed)
             let clock = quitting ? nil : readClockIn(context, host: &host, frames: frames, start: start, publishesBBT: mode.publishesBBT)
-            var source = JackCycleSource(context: context, session: host.link, owner: owner, transport: clock ?? reading.position, start: start,
+            var source = JackCycleSource(context: context, session: host.link, owner: owner, transport: clock ?? reading.position,
+                                         follows: context.pointee.clockIn.enabled || mode.follows, start: start,
                                          frames: Int(frames), host: hostMicroseconds, microsecondsPerFrame: microsecondsPerFrame)
             let input = CycleInput(start: start, frames: Int(frames), owner: owner, transport: reading.move)
             context.pointee.engine.cycle(input, source: &source, control: status.pointee, click: click, feedback: feedback,

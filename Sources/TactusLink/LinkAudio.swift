@@ -66,6 +66,11 @@ public struct LinkAudioState: LinkSessionState, BitwiseCopyable {
     }
 
     @inline(__always) @_noLocks @_noAllocation
+    public func forceBeat(_ beat: Double, at microseconds: Int64, quantum: Double) {
+        _unsafePerformance { tactus_link_force_beat_at_time(state, beat, microseconds, quantum) }
+    }
+
+    @inline(__always) @_noLocks @_noAllocation
     public func setPlaying(_ playing: Bool, at microseconds: Int64) {
         _unsafePerformance { tactus_link_set_is_playing(state, playing, microseconds) }
     }

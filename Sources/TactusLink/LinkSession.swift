@@ -60,6 +60,14 @@ public final class LinkSession: @unchecked Sendable {
         tactus_link_commit_app(handle)
     }
 
+    /// Commits what a followed source asks of the session (`SessionCommit`,
+    /// docs/DESIGN.md §9): the control thread's, with the application-thread API.
+    public func commit(_ commit: SessionCommit) {
+        var state = LinkAudioState(state: tactus_link_capture_app(handle))
+        commit.apply(to: &state)
+        tactus_link_commit_app(handle)
+    }
+
     /// Starts or stops the shared transport from the application thread,
     /// asking for beat 0 at the start (on the next bar line when others play).
     public func commitPlaying(_ playing: Bool, quantum: Double) {

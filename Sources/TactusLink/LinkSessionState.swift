@@ -33,6 +33,9 @@ public protocol LinkSessionState {
     /// Beat `beat` at `microseconds`: at once alone in the session, else at the
     /// next time with the same phase (Link's quantized launch, `requestBeatAtTime`).
     mutating func requestBeat(_ beat: Double, at microseconds: Int64, quantum: Double)
+    /// Beat `beat` at `microseconds`, with or without peers (`forceBeatAtTime`,
+    /// which Link keeps for syncing a session to an external clock: docs/DESIGN.md §9).
+    mutating func forceBeat(_ beat: Double, at microseconds: Int64, quantum: Double)
     /// The session plays (or stops) from `microseconds` (`setIsPlaying`).
     mutating func setPlaying(_ playing: Bool, at microseconds: Int64)
     /// `setPlaying`, and beat `beat` at the start's time if it starts

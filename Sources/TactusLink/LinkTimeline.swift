@@ -36,13 +36,15 @@ public struct LinkTimeline: BitwiseCopyable {
     /// The bar line a shared stop ends the song on.
     public private(set) var stopBeat: Double?
     /// The session's tempo and the phase where the last block is heard (for the status).
-    public private(set) var tempo: Double = 0
-    public private(set) var phase: Double = 0
+    public internal(set) var tempo: Double = 0
+    public internal(set) var phase: Double = 0
     /// Commits made (tempo or transport changes sent to the session).
     public private(set) var commits = 0
     /// Tempo changes that came from the session, not from this cycle's commits:
     /// a peer's (or Link's clamp of ours to its 20–999 BPM).
     public private(set) var peerTempoChanges = 0
+    /// With a followed source (`LinkBridge`): what it commits to the session.
+    public var bridge = LinkBridge()
 
     /// How much later than a shared start or stop (µs) its bar line may be,
     /// at the least, with peers in the session: 50 ms.

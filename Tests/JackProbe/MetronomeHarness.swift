@@ -121,6 +121,7 @@ enum MetronomeHarness {
         if let link = metronome.link {
             let counts = link.callbackCounts
             log.append("link peers \(link.peers) tempo-callbacks \(counts.tempo) peer-tempo-changes \(metronome.shared.pointee.linkPeerTempoChanges.load(ordering: .relaxed))")
+            log.append("link-session-commits \(metronome.shared.pointee.linkSessionCommits.load(ordering: .relaxed))")
         }
         log.append("clock-events-lost \(metronome.shared.pointee.clockEventsLost.load(ordering: .relaxed))")
         if let eventsPath { writeFile(eventsPath, log.joined(separator: "\n") + "\n") }

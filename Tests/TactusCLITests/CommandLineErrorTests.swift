@@ -47,12 +47,12 @@ struct CommandLineErrorTests {
     }
 
     /// The incoming MIDI clock owns tempo, start and stop (docs/DESIGN.md §9.1):
-    /// Link, JACK transport follow or join beside it are refused at start, and a
-    /// preset's follow or join while it plays.
-    @Test func clockInWithLinkFollowOrJoinIsRefusedNamingBoth() throws {
-        let r = try TactusProcess.run(["run", "--clock-in", "--link"])
-        #expect(r.status == 2)
-        #expect(r.standardError == "tactus: --clock-in and --link cannot be used together: choose one time source\n")
+    /// JACK transport follow or join beside it are refused at start, and a
+    /// preset's follow or join while it plays; Link takes it (§9: the clock
+    /// committed to the session).
+    @Test func clockInWithFollowOrJoinIsRefusedNamingBoth() throws {
+        try OptionParser.parse(["--clock-in", "--link"]).checkTimeSources()
+        try OptionParser.parse(["--clock-in", "--link-start-stop", "--transport", "master"]).checkTimeSources()
         #expect(throws: OptionError("tactus: --clock-in and --transport follow cannot be used together: the incoming clock owns start and stop")) {
             try OptionParser.parse(["--clock-in", "--transport", "follow"]).checkTimeSources()
         }
@@ -83,10 +83,13 @@ struct CommandLineErrorTests {
         }
     }
 
-    @Test func linkWithJoinOrFollowIsRefusedNamingBoth() throws {
-        let r = try TactusProcess.run(["run", "--link", "--transport", "follow"])
+    /// `join` would give start and stop two owners; `follow` publishes the
+    /// DAW's BBT to the session (docs/DESIGN.md §9).
+    @Test func linkWithJoinIsRefusedNamingBoth() throws {
+        let r = try TactusProcess.run(["run", "--link", "--transport", "join"])
         #expect(r.status == 2)
-        #expect(r.standardError == "tactus: --link and --transport follow cannot be used together yet: choose one time source (--transport master publishes the Link session as JACK BBT)\n")
+        #expect(r.standardError == "tactus: --link and --transport join cannot be used together: both would own start and stop (--transport master publishes the Link session as JACK BBT)\n")
+        try OptionParser.parse(["--link", "--transport", "follow"]).checkTimeSources()
         #expect(throws: OptionError("tactus: --link and --transport join cannot be used together: both would own start and stop (--transport master publishes the Link session as JACK BBT)")) {
             try OptionParser.parse(["--link-start-stop", "--transport", "join"]).checkTimeSources()
         }

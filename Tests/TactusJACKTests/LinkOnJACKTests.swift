@@ -560,14 +560,18 @@ extension JACKServerTests {
         /// thread. It starts once the peer is there, so it commits nothing
         /// itself (a commit wakes Link's thread with `pthread_cond_signal`).
         /// With `--transport master` too: the session published as JACK BBT,
-        /// the timebase callback every cycle, under the same count.
-        @Test(arguments: [[String](), ["--transport", "master"]])
+        /// the timebase callback every cycle, under the same count. With
+        /// `--clock-in` (the real-time proof's clock, docs/DESIGN.md §9.1): the
+        /// clock committed to the session, every peer's change answered, the
+        /// commits the control thread's (`LinkBridge`), under the same count.
+        @Test(arguments: [[String](), ["--transport", "master"], ["--clock-in"]])
         func processCallbackWithLinkNeitherAllocatesNorLocks(transport: [String]) throws {
             guard let network = try PrivateNetwork.make() else { return }
             defer { network.stop() }
             let server = try JackTestServer(period: 64, network: network)
             defer { server.stop() }
-            let tag = server.name + (transport.isEmpty ? "" : ".master")
+            let clockIn = transport == ["--clock-in"]
+            let tag = server.name + (transport.isEmpty ? "" : clockIn ? ".clockin" : ".master")
             let walker = try network.launch(TestFiles.probe, ["link-walker", "--seconds", "14", "--every", "100", "--tempi", "120,123,118,121"],
                                             output: TestFiles.file("\(tag).walker.log"))
             defer { if walker.isRunning { kill(walker.processIdentifier, SIGKILL) } }
@@ -577,6 +581,10 @@ extension JACKServerTests {
                 "--events", events.path, "system:playback_1",
             ] + transport, output: TestFiles.file("\(tag).rtlink.log"), environment: ["LD_PRELOAD": TestFiles.interposer, "TACTUS_RTPROBE_REPORT": report.path])
             defer { if harness.isRunning { kill(harness.processIdentifier, SIGKILL) } }
+            let sender = clockIn ? try network.launch(TestFiles.probe, ["send", "-s", server.name, "--name", "clocksender", "--to", "rtlink:clock_in",
+                                                                        "--script", RealtimeProof.clockInScript.path],
+                                                       output: TestFiles.file("\(tag).clocksender.log")) : nil
+            defer { if let sender, sender.isRunning { kill(sender.processIdentifier, SIGKILL) } }
             // 10 s: about 7 000 cycles of 64 frames (5 000 asked; a loaded machine
             // started the harness 1.5 s late), 90 tempo commits (50 asked).
             Thread.sleep(forTimeInterval: 10)
@@ -590,11 +598,19 @@ extension JACKServerTests {
             #expect(r.cycles >= 5_000)
             // Master: JACK calls the timebase callback while the transport rolls, which it
             // does from Tactus's start on the session's bar line after 2 s (750 cycles a second).
-            #expect(transport.isEmpty ? timebase == 0 : timebase >= r.cycles - 5 * 750, "\(r.counts)")
+            #expect(transport.isEmpty || clockIn ? timebase == 0 : timebase >= r.cycles - 5 * 750, "\(r.counts)")
             #expect(r.violations == 0, "calls on the process thread: \(r.counts)")
             #expect(line.hasPrefix("link peers 1 "), "\(log)")
             let changes = line.split(separator: " ").last.flatMap { Int($0) } ?? 0
-            #expect(changes >= 50, "\(log)")
+            let answers = RealtimeProof.figure("link-session-commits", in: log) ?? 0
+            if clockIn {
+                // The walker's tempi answered with the clock's (commits by the control thread),
+                // none put into the pressure controller as a peer's.
+                print("real-time proof with Link --clock-in: \(answers) session commits asked")
+                #expect(answers >= 20 && changes == 0, "\(log)")
+            } else {
+                #expect(changes >= 50, "\(log)")
+            }
             #expect(log.contains("clicks-played") && !log.contains("clicks-played 0 "), "\(log)")
         }
     }

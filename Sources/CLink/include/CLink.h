@@ -54,6 +54,8 @@ double tactus_link_beat_at_time(const tactus_link_state *state, int64_t micros, 
 double tactus_link_phase_at_time(const tactus_link_state *state, int64_t micros, double quantum);
 int64_t tactus_link_time_at_beat(const tactus_link_state *state, double beat, double quantum);
 void tactus_link_request_beat_at_time(tactus_link_state *state, double beat, int64_t micros, double quantum);
+/* Beat `beat` at `micros` whatever the peers do (Link's forceBeatAtTime: for an external clock). */
+void tactus_link_force_beat_at_time(tactus_link_state *state, double beat, int64_t micros, double quantum);
 void tactus_link_set_is_playing(tactus_link_state *state, bool playing, int64_t micros);
 bool tactus_link_is_playing(const tactus_link_state *state);
 int64_t tactus_link_time_for_is_playing(const tactus_link_state *state);

@@ -25,6 +25,9 @@ public enum CycleEvent: Sendable, BitwiseCopyable, Equatable {
     case transportRequested(running: Bool)
     /// A tempo the Link session set that this peer did not (docs/DESIGN.md §11.3).
     case peerTempo(BPM)
+    /// The followed source's tempo and beat for the Link session it is
+    /// published to, for the control thread to commit (`SessionCommit`, §9).
+    case sessionCommit(SessionCommit)
     /// One of the engine's own tempi (the trainer's step, a tempo map's
     /// segment) refused by a source that owns the tempo (§13.4).
     case engineTempoRefused

@@ -39,7 +39,9 @@ final class ScriptedLinkSession: LinkAudioSession {
     /// `enableStartStopSync`.
     let sharesStartStop: Bool
     /// The session's timeline and start/stop state (in session beats).
-    private(set) var session: ScriptedTimeline
+    private(set) var session: ScriptedTimeline { didSet { history.append((now, session)) } }
+    /// Every timeline the session had, from the `now` it took it at.
+    private(set) var history: [(from: Int64, timeline: ScriptedTimeline)] = []
     private(set) var sessionPlaying: (playing: Bool, beats: Int64, timestamp: Int64) = (false, 0, 0)
     /// This peer's timeline and start/stop state on Link's thread.
     private(set) var client: ScriptedTimeline
@@ -59,6 +61,7 @@ final class ScriptedLinkSession: LinkAudioSession {
         self.peers = peers
         self.sharesStartStop = sharesStartStop
         session = ScriptedTimeline(bpm: tempo, beatOrigin: 0, timeOrigin: beatZero)
+        history = [(.min, session)]
         client = ScriptedTimeline(bpm: tempo, beatOrigin: ScriptedTimeline.microBeats(beatMagnitude), timeOrigin: beatZero)
         realtime = (client, clientStartStop)
     }
@@ -77,6 +80,11 @@ final class ScriptedLinkSession: LinkAudioSession {
 
     /// The session's beat (µs) at `time`, in session beats.
     func sessionBeat(at time: Int64) -> Double { ScriptedTimeline.beats(session.toBeats(time)) }
+    /// The session's beat at `time` on the timeline it had then (the last one taken by `time`).
+    func sessionBeatInForce(at time: Int64) -> (beat: Double, bpm: Double) {
+        let timeline = history.last { $0.from <= time }?.timeline ?? session
+        return (ScriptedTimeline.beats(timeline.toBeats(time)), timeline.bpm)
+    }
     func time(atSessionBeat beat: Double) -> Int64 { session.fromBeats(ScriptedTimeline.microBeats(beat)) }
 
     // MARK: What other peers do
@@ -146,5 +154,34 @@ final class ScriptedLinkSession: LinkAudioSession {
             }
         }
         commits.append(Commit(at: now, tempo: realtime.timeline.bpm, startStop: realtime.startStop))
+    }
+
+    // MARK: Link's application-thread API (the control thread's)
+
+    /// `captureAppSessionState`: Link's thread's state as it is now.
+    func captureApp() -> ScriptedLinkState {
+        deliver()
+        return ScriptedLinkState(timeline: client, playing: clientStartStop.playing, playingTime: clientStartStop.time, respectsQuantum: peers > 0)
+    }
+
+    /// `commitAppSessionState`: this peer's state and the session changed at
+    /// `now`; no grace is kept for the real-time thread's captures (Link keeps
+    /// one only after a real-time commit), so its next capture sees it, and
+    /// a peer's change after it, at once.
+    func commitApp(_ state: ScriptedLinkState) {
+        if state.timeline != state.original.timeline {
+            var timeline = state.timeline
+            timeline.bpm = ScriptedTimeline.clamped(timeline.bpm)
+            client = timeline
+            session = session.updated(from: timeline, at: now)
+        }
+        if state.playing != state.original.playing || state.playingTime != state.original.playingTime {
+            let incoming = StartStop(playing: state.playing, time: state.playingTime, timestamp: now)
+            if incoming.timestamp > clientStartStop.timestamp {
+                clientStartStop = incoming
+                if sharesStartStop { sessionPlaying = (incoming.playing, session.toBeats(incoming.time), now) }
+            }
+        }
+        commits.append(Commit(at: now, tempo: client.bpm, startStop: clientStartStop))
     }
 }

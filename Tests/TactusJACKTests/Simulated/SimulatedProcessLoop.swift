@@ -187,6 +187,13 @@ final class SimulatedProcessLoop {
         var requests: ScriptedTransport? = transport
         cycleEvents.take(from: shared, requests: &requests, transportLink: transportLink, control: engineControl) { events.append($0) }
         if let requests { transport = requests }
+        // JackMetronome.takeCycleEvents: a followed source's commit to the session,
+        // as `LinkSession.commit` makes it with the application-thread API.
+        if let commit = cycleEvents.takeSessionCommit(), let link {
+            var state = link.captureApp()
+            commit.apply(to: &state)
+            link.commitApp(state)
+        }
     }
 
     func run(cycles count: Int) { for _ in 0..<count { cycle() } }
