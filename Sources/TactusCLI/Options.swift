@@ -82,6 +82,9 @@ public struct Options: Sendable {
     public var linkStartStop = false
     /// `--clock-in`: follow the MIDI beat clock on the `clock_in` JACK input.
     public var clockIn = false
+    /// An incoming MIDI clock is the time source: `--clock-in` (JACK) or
+    /// `--alsa-clock-from` (the ALSA sequencer), docs/DESIGN.md §9.
+    public var followsClock: Bool { clockIn || alsaClockFrom != nil }
     /// `--connect-clock-in`: the leaders' MIDI outputs connected to `clock_in`.
     public var connectClockIn: [String] = []
 
@@ -115,6 +118,9 @@ public struct Options: Sendable {
     public var useALSA = true
     public var alsaClockTo: [String] = []
     public var alsaControlFrom: [String] = []
+    /// `--alsa-clock-from C:P`: follow the MIDI beat clock arriving from this
+    /// sequencer port on Tactus's ALSA `clock_in` (the clock in, from ALSA).
+    public var alsaClockFrom: String?
     public var alsaLookaheadMilliseconds: Double = 5
 
     // Remote control.

@@ -16,6 +16,10 @@ struct ClockInFollow: ~Copyable {
     let enabled: Bool
     var decoder = ClockInputDecoder()
     var follower: ClockFollower
+    /// The frame the last ALSA arrival was followed at: arrivals are taken in
+    /// order, and a frame is never given before the one before it (the cycle's
+    /// frame/time reference moves a little between cycles).
+    var lastArrivalFrame = Int64.min
 
     init(enabled: Bool, sampleRate: Int) {
         self.enabled = enabled
@@ -40,17 +44,25 @@ struct ClockInFollow: ~Copyable {
 }
 
 extension ProcessCycle {
-    /// This cycle's `clock_in` events, each byte decoded at its frame (the
-    /// block's `start` plus the event's offset: JACK MIDI is sample-accurate)
-    /// and followed, after the follower noticed the time passed since its last
-    /// tick (`advance`); nil without `--clock-in`. A JACK MIDI event holds one
+    /// This cycle's incoming clock, followed; nil without `--clock-in` or
+    /// `--alsa-clock-from`. From JACK's `clock_in` port, each byte decoded at
+    /// its frame (the block's `start` plus the event's offset: JACK MIDI is
+    /// sample-accurate) and followed, after the follower noticed the time
+    /// passed since its last tick (`advance`); a JACK MIDI event holds one
     /// complete message, so its end cuts one left incomplete
     /// (`ClockInputDecoder.endOfEvent`). Errors are counted by the decoder.
-    /// Inlined, so that without `--clock-in` the cycle pays a comparison, not a call.
+    /// From the ALSA sequencer, the arrivals its input thread stamped
+    /// (`followArrivals`). Inlined, so that without a clock in the cycle pays
+    /// a comparison, not a call.
     @inline(__always)
     static func readClockIn<Host: CycleHost>(_ context: UnsafeMutablePointer<ProcessContext>, host: inout Host,
-                                             frames: jack_nframes_t, start: Int64) -> TimelinePosition? {
+                                             frames: jack_nframes_t, start: Int64,
+                                             cycleMicroseconds: Int64, microsecondsPerFrame: Double) -> TimelinePosition? {
         guard context.pointee.clockIn.enabled else { return nil }
+        if context.pointee.shared.pointee.clockInArrivals != nil {
+            return followArrivals(context, frames: frames, start: start, cycleMicroseconds: cycleMicroseconds,
+                                  microsecondsPerFrame: microsecondsPerFrame)
+        }
         return followClockIn(context, host: &host, frames: frames, start: start)
     }
 
@@ -76,6 +88,38 @@ extension ProcessCycle {
                 index += 1
             }
         }
+        return context.pointee.clockIn.position(atFrame: start)
+    }
+
+    /// `readClockIn` with `--alsa-clock-from`: every message the ALSA input
+    /// thread handed on (`JackShared.clockInArrivals`) that arrived before this
+    /// block's end, followed at the frame of its arrival time, by the inverse of
+    /// the arithmetic that stamps a JACK `control` event's frame with its time
+    /// (`receiveControlInput`): this cycle's time at its first frame and JACK's
+    /// filtered µs a frame. One clock on both sides (CLOCK_MONOTONIC, docs/DESIGN.md
+    /// §2.4), so a tick lands on the frame it arrived at, not on the cycle that
+    /// read it: one that arrived during the last period is taken at its frame
+    /// before `start`. A message stamped after the block's end (read between the
+    /// cycle's wake-up and this line) waits for the next cycle. The arrivals are
+    /// taken first and the silence noticed after (`advance`), so a tick that
+    /// arrived before `start` is not taken for a gap.
+    #if REALTIME_CHECKS
+    @_noLocks @_noAllocation
+    #endif
+    static func followArrivals(_ context: UnsafeMutablePointer<ProcessContext>, frames: jack_nframes_t, start: Int64,
+                               cycleMicroseconds: Int64, microsecondsPerFrame: Double) -> TimelinePosition {
+        let shared = context.pointee.shared
+        let end = start + Int64(frames)
+        while let arrival = shared.pointee.clockInArrivals?.peek() {
+            let offset = Double(arrival.microseconds - cycleMicroseconds) / microsecondsPerFrame
+            let frame = start + Int64(offset.rounded(.toNearestOrAwayFromZero))
+            if frame >= end { break }
+            _ = shared.pointee.clockInArrivals?.pop()
+            let at = max(frame, context.pointee.clockIn.lastArrivalFrame)
+            context.pointee.clockIn.lastArrivalFrame = at
+            _ = context.pointee.clockIn.follower.receive(arrival.event, atFrame: at)
+        }
+        _ = context.pointee.clockIn.follower.advance(toFrame: start)
         return context.pointee.clockIn.position(atFrame: start)
     }
 }
