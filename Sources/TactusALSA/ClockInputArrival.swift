@@ -16,8 +16,9 @@ import TactusCore
 enum ClockInputArrival: Hashable, Sendable {
     /// Timing Clock, Start, Continue, Stop or a Song Position in range.
     case clock(ClockInputEvent)
-    /// An event with a field no MIDI byte stream can carry: the line that says so.
-    case malformed(String)
+    /// An event with a field no MIDI byte stream can carry: its kind (a Song
+    /// Position, or the event's type) and the line that says so.
+    case malformed(kind: String, line: String)
     /// A well-formed event that is not beat clock.
     case notClock
 
@@ -31,10 +32,10 @@ enum ClockInputArrival: Hashable, Sendable {
         case .message(.stop): self = .clock(.stop)
         case .message(.songPosition(let midiBeats)): self = .clock(.songPosition(midiBeats: midiBeats))
         case .malformed where UInt32(event.type) == SND_SEQ_EVENT_SONGPOS.rawValue:
-            self = .malformed("ALSA clock in: Song Position Pointer \(event.data.control.value) from \(sender) is outside MIDI's 0–16383 (14 bits): "
+            self = .malformed(kind: "song position", line: "ALSA clock in: Song Position Pointer \(event.data.control.value) from \(sender) is outside MIDI's 0–16383 (14 bits): "
                               + "ignored, the ticks still count")
         case .malformed:
-            self = .malformed("ALSA clock in: an event of type \(event.type) from \(sender) with a channel or value outside MIDI's range: "
+            self = .malformed(kind: "type \(event.type)", line: "ALSA clock in: an event of type \(event.type) from \(sender) with a channel or value outside MIDI's range: "
                               + "ignored, the ticks still count")
         case .message, .ignored:
             self = .notClock

@@ -23,6 +23,9 @@ final class ControlInputReader: @unchecked Sendable {
     private let announcePort: UInt8
     private let ring: SharedPointer<SPSCRing<ControlInputEvent>>?
     private let wakeup: ControlWakeup?
+    /// Malformed clock-in events of each kind (a Song Position out of range, any
+    /// other), so that each kind is said its 1st, 10th, 100th … time.
+    private var malformedClockIn: [String: Int] = [:]
     /// `clock_in`'s port number and the push into the JACK cycle's ring (`--alsa-clock-from`).
     private let clockIn: (port: UInt8, push: @Sendable (TimedClockInputEvent) -> Void)?
     /// Messages handed on since the last post of `wakeup`.
@@ -151,16 +154,18 @@ final class ControlInputReader: @unchecked Sendable {
 
     /// One event of the incoming clock: a beat-clock message stamped with its
     /// arrival and pushed for the JACK cycle (a full ring drops and counts it,
-    /// `SPSCRing.dropped`); a malformed one said (the 1st, 10th, 100th … time,
-    /// `isPowerOfTen`) and skipped, anything else counted and skipped.
+    /// `SPSCRing.dropped`); a malformed one said (the 1st, 10th, 100th … time of
+    /// its kind, `isPowerOfTen`) and skipped, anything else counted and skipped.
     private func handOn(clock event: snd_seq_event_t, to push: @Sendable (TimedClockInputEvent) -> Void) {
         switch ClockInputArrival(event) {
         case .clock(let message):
             statistics.clockInMessages.add(1, ordering: .relaxed)
             let arrival = arrivals.microseconds(of: event, readAt: MonotonicClock.microseconds())
             push(TimedClockInputEvent(message, microseconds: arrival))
-        case .malformed(let line):
-            let count = statistics.clockInMalformed.add(1, ordering: .relaxed).newValue
+        case .malformed(let kind, let line):
+            statistics.clockInMalformed.add(1, ordering: .relaxed)
+            let count = malformedClockIn[kind, default: 0] + 1
+            malformedClockIn[kind] = count
             if Self.isPowerOfTen(count) { report(count == 1 ? line : "\(line) (\(count) times)") }
         case .notClock:
             statistics.clockInIgnored.add(1, ordering: .relaxed)

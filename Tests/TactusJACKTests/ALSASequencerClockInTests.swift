@@ -24,7 +24,7 @@ struct ALSASequencerClockInTests {
     /// ±2 ms (whole frames, seeded), a step to 140 BPM for 8 beats the same,
     /// Stop. Locked within 6 ticks of the Start; a click on every true
     /// (unjittered) beat within the bounds measured in the VM; the Stop
-    /// followed within a period and the kernel's delivery; nothing lost.
+    /// followed from the block that holds it; nothing lost.
     @Test func aJitteredClockThroughTheSequencerIsFollowedByTheCycleThroughA120To140Step() throws {
         let log = Log()
         // The leader: a sequencer client with a clock port, its clock thread fed by this test.
@@ -108,22 +108,34 @@ struct ALSASequencerClockInTests {
         #expect(locked >= 0 && locked < 6, "locked at song tick \(locked)")
         // Start and Stop followed: the engine played from the lock to the Stop, a click a beat, none after.
         #expect(cycle.runningChanges.map(\.running) == [true, false], "\(cycle.runningChanges)")
-        #expect(cycle.onsets.count == beats.count, "\(cycle.onsets.count) clicks for \(beats.count) beats")
+        #expect(cycle.onsets.count == beats.count, "\(cycle.onsets.count) clicks for \(beats.count) beats: clicks at \(onsets.map { Self.format(($0 - origin) / 1000) }) ms, beats at \(beats.map { Self.format(($0 - origin) / 1000) }) ms of the leader's queue, the song running \(cycle.runningChanges.map { "\($0.running) from \(Self.format((cycle.monotonicMicroseconds(ofFrame: $0.frame) - origin) / 1000))" })")
         #expect(onsets.allSatisfy { $0 < stopTime })
-        #expect(stopLag.map { $0 >= 0 && $0 <= 12 } == true, "Stop followed \(stopLag.map { "\($0)" } ?? "never") ms after it")
-        // The clicks against the true beats: what the follower leaves of ±2 ms (0.25 ms root
-        // mean square, §9.1), plus the kernel's delivery, which is in every arrival stamp and so in
-        // the grid: 0.5–3.3 ms late in the emulated VM (alsa-vm README). Measured there; see DESIGN §9.1.
-        #expect(steady.allSatisfy { $0 >= -1.0 && $0 <= 3.5 }, "\(steady)")
-        #expect(afterStep.allSatisfy { $0 >= -1.0 && $0 <= 3.5 }, "\(afterStep)")
+        // The Stop is taken by the cycle whose block holds its arrival, and the song stops from that
+        // block's first frame (the source's position there, as on JACK's clock_in): up to a period
+        // (5.33 ms) before the Stop's time, or after it by the kernel's delivery and a calibration.
+        #expect(stopLag.map { $0 >= -5.4 && $0 <= 5 } == true, "Stop followed \(stopLag.map { "\($0)" } ?? "never") ms after it")
+        // The clicks against the true beats. Late: what the follower leaves of ±2 ms (0.25 ms root
+        // mean square, §9.1) plus the kernel's delivery, which is in every arrival stamp and so in the
+        // grid: up to 3.3 ms late in the emulated VM (alsa-vm README). Early: the leader's truth and
+        // Tactus's stamps are on two queues, each put on CLOCK_MONOTONIC by its own calibration, good
+        // to half the shortest of 5 round trips, which the emulated CPU under a loaded host stretches
+        // to a millisecond or so. Measured in the VM: within ±0.31 ms on a quiet host, −1.05…+2.27 ms
+        // with the host's load at 18 on 2 cores (524 cycles woken over 5 ms late). See DESIGN §9.1.
+        #expect(steady.allSatisfy { $0 >= -1.5 && $0 <= 3.5 }, "\(steady)")
+        #expect(afterStep.allSatisfy { $0 >= -1.5 && $0 <= 3.5 }, "\(afterStep)")
+        #expect(Self.standardDeviation(steady + afterStep) <= 1.2, "\(steady + afterStep)")
+    }
+
+    static func standardDeviation(_ values: [Double]) -> Double {
+        let mean = values.reduce(0, +) / Double(max(1, values.count))
+        return (values.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(max(1, values.count))).squareRoot()
     }
 
     static func format(_ ms: Double) -> String { String(format: "%.3f", ms) }
 
     static func summary(_ values: [Double]) -> String {
         let mean = values.reduce(0, +) / Double(max(1, values.count))
-        let rms = (values.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(max(1, values.count))).squareRoot()
-        return "mean \(format(mean)) ms, spread (sd) \(format(rms)) ms, range \(format(values.min() ?? 0))…\(format(values.max() ?? 0)) ms"
+        return "mean \(format(mean)) ms, spread (sd) \(format(standardDeviation(values))) ms, range \(format(values.min() ?? 0))…\(format(values.max() ?? 0)) ms"
     }
 
     /// The report lines of both clients, from any thread.
