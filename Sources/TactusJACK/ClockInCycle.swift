@@ -111,8 +111,11 @@ extension ProcessCycle {
         let shared = context.pointee.shared
         let end = start + Int64(frames)
         while let arrival = shared.pointee.clockInArrivals?.peek() {
-            let offset = Double(arrival.microseconds - cycleMicroseconds) / microsecondsPerFrame
-            let frame = start + Int64(offset.rounded(.toNearestOrAwayFromZero))
+            // The nearest frame, ⌊x + ½⌋, without `FloatingPointRoundingRule` (whose
+            // metadata the real-time checker cannot rule out).
+            let x = Double(arrival.microseconds - cycleMicroseconds) / microsecondsPerFrame + 0.5
+            let whole = Int64(x)
+            let frame = start + (Double(whole) > x ? whole - 1 : whole)
             if frame >= end { break }
             _ = shared.pointee.clockInArrivals?.pop()
             let at = max(frame, context.pointee.clockIn.lastArrivalFrame)
