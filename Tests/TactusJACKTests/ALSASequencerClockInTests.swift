@@ -119,7 +119,7 @@ struct ALSASequencerClockInTests {
         // grid: up to 3.3 ms late in the emulated VM (alsa-vm README). Early: the leader's truth and
         // Tactus's stamps are on two queues, each put on CLOCK_MONOTONIC by its own calibration, good
         // to half the shortest of 5 round trips, which the emulated CPU under a loaded host stretches
-        // to a millisecond or so. Measured in the VM: within ±0.31 ms on a quiet host, −1.05…+2.27 ms
+        // to a millisecond or so. Measured in the VM: within ±0.36 ms on a quiet host, −1.05…+2.27 ms
         // with the host's load at 18 on 2 cores (524 cycles woken over 5 ms late). See DESIGN §9.1.
         #expect(steady.allSatisfy { $0 >= -1.5 && $0 <= 3.5 }, "\(steady)")
         #expect(afterStep.allSatisfy { $0 >= -1.5 && $0 <= 3.5 }, "\(afterStep)")
