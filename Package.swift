@@ -59,7 +59,7 @@ let package = Package(
                 linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "-z", "-Xlinker", "nodelete"])]),
         // A tiny LV2 host for the tests: loads the bundle's library, runs it offline, unloads it.
         .executableTarget(name: "tactus-lv2-host", dependencies: ["CLV2"], path: "Tests/LV2Host"),
-        .testTarget(name: "TactusJACKTests", dependencies: ["TactusJACK", "TactusCore", "TactusCLI", "TactusLink"]),
+        .testTarget(name: "TactusJACKTests", dependencies: ["TactusJACK", "TactusCore", "TactusCLI", "TactusLink", "TactusALSA"]),
         .testTarget(name: "TactusCoreTests", dependencies: ["TactusCore"]),
         .testTarget(name: "TactusALSATests", dependencies: ["TactusALSA", "TactusCore", "CALSA", "CALSAShims"]),
         .testTarget(name: "TactusCLITests", dependencies: ["TactusCLI", "TactusCore", "CSndfile", "CTerminal"]),

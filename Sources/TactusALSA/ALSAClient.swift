@@ -7,15 +7,19 @@ import TactusCore
 /// Tactus on the ALSA sequencer: a client named `Tactus` with a `clock` port
 /// (readable, subscribable: MIDI beat clock, Start/Stop/Continue, Song Position),
 /// a `control` port (writable, subscribable: where a keyboard controller is
-/// connected), a real-time queue on the high-resolution timer, and the two
+/// connected), with `--alsa-clock-from` a `clock_in` port (writable: the leader's
+/// clock, docs/DESIGN.md §9.1), a real-time queue on the high-resolution timer, and the two
 /// normal-priority threads that serve them. Nothing here runs on the JACK thread;
-/// the JACK process callback only pushes into the clock ring.
+/// the JACK process callback only pushes into the clock ring and pops the clock-in ring.
 ///
 /// Start and stop it from one thread (the run mode's main thread).
 public final class ALSAClient: @unchecked Sendable {
     public let sequencer: Sequencer
     public let clockPort: SequencerAddress
     public let controlPort: SequencerAddress
+    /// `clock_in` (writable, subscribable: the leader's MIDI beat clock), with
+    /// `--alsa-clock-from` only.
+    public let clockInPort: SequencerAddress?
     public let queue: ClockQueue
     public let statistics = ALSAStatistics()
     public let options: ALSAOptions
@@ -48,6 +52,12 @@ public final class ALSAClient: @unchecked Sendable {
                                                 type: Int32(SND_SEQ_PORT_TYPE_APPLICATION))
         clockPort = SequencerAddress(client: sequencer.clientID, port: clock)
         controlPort = SequencerAddress(client: sequencer.clientID, port: control)
+        if options.clockInSource != nil {
+            let port = try sequencer.createPort(name: "clock_in", capabilities: Int32(SND_SEQ_PORT_CAP_WRITE | SND_SEQ_PORT_CAP_SUBS_WRITE), type: type)
+            clockInPort = SequencerAddress(client: sequencer.clientID, port: port)
+        } else {
+            clockInPort = nil
+        }
         pools = try sequencer.setPools(output: options.outputPoolSize, input: options.inputPoolSize)
         if pools.output < options.outputPoolSize || pools.input < options.inputPoolSize {
             report("ALSA sequencer: the kernel granted event pools of \(pools.output) out / \(pools.input) in "
@@ -60,11 +70,20 @@ public final class ALSAClient: @unchecked Sendable {
         } catch {
             report("\(error); controller input is timed when read, not when it arrived")
         }
+        if let clockInPort {
+            // The follower takes each tick at its arrival's frame (docs/DESIGN.md §9.1): without the stamp, the read's time.
+            do {
+                try sequencer.stampArrivals(onPort: clockInPort.port, with: queue.id)
+            } catch {
+                report("\(error); the incoming clock is timed when read, not when it arrived")
+            }
+        }
         if let warning = Self.timerWarning(queue.timerReport()) { report(warning) }
         try sequencer.subscribe(from: .systemAnnounce, to: SequencerAddress(client: sequencer.clientID, port: announcePort))
-        connector = PortConnector(sequencer: sequencer, clockPort: clockPort, controlPort: controlPort, report: report)
+        connector = PortConnector(sequencer: sequencer, clockPort: clockPort, controlPort: controlPort, clockInPort: clockInPort, report: report)
         for destination in options.clockDestinations { connector.want(destination, direction: .destination, ownPort: clockPort) }
         for source in options.controlSources { connector.want(source, direction: .source, ownPort: controlPort) }
+        if let source = options.clockInSource, let clockInPort { connector.want(source, direction: .source, ownPort: clockInPort) }
         connector.connectWaiting(initially: true)
     }
 
@@ -84,11 +103,12 @@ public final class ALSAClient: @unchecked Sendable {
     /// and returns nil, so the caller carries on with JACK only.
     public static func start(options: ALSAOptions, clockStream: ClockStreamSource,
                              controlEvents: UnsafeMutablePointer<SPSCRing<ControlInputEvent>>?, wakeup: ControlWakeup? = nil,
+                             clockInEvents: (@Sendable (TimedClockInputEvent) -> Void)? = nil,
                              report: @escaping @Sendable (String) -> Void) -> ALSAClient? {
         do {
             let client = try ALSAClient(options: options, report: report)
             client.startClock(clockStream)
-            client.startInput(into: controlEvents, wakeup: wakeup)
+            client.startInput(into: controlEvents, wakeup: wakeup, clockIn: clockInEvents)
             return client
         } catch {
             report(unavailable(error))
@@ -134,19 +154,26 @@ public final class ALSAClient: @unchecked Sendable {
     }
 
     /// Starts the input thread: controller messages arriving on `control` go to
-    /// `ring` (nil: read and dropped), then `wakeup` is posted; announcements keep the connections.
-    public func startInput(into ring: UnsafeMutablePointer<SPSCRing<ControlInputEvent>>?, wakeup: ControlWakeup? = nil) {
-        startInput(into: ring, wakeup: wakeup, beforeHandingOn: nil)
+    /// `ring` (nil: read and dropped), then `wakeup` is posted; the beat clock
+    /// arriving on `clock_in` goes to `clockIn`, a push into the JACK cycle's
+    /// ring (`JackShared.clockInArrivals`), which the cycle reads every period
+    /// without being woken; announcements keep the connections.
+    public func startInput(into ring: UnsafeMutablePointer<SPSCRing<ControlInputEvent>>?, wakeup: ControlWakeup? = nil,
+                           clockIn: (@Sendable (TimedClockInputEvent) -> Void)? = nil) {
+        startInput(into: ring, wakeup: wakeup, clockIn: clockIn, beforeHandingOn: nil)
     }
 
     /// The same; `beforeHandingOn` runs on the input thread before each message
     /// is stamped and handed on (tests make the thread late with it).
     func startInput(into ring: UnsafeMutablePointer<SPSCRing<ControlInputEvent>>?, wakeup: ControlWakeup? = nil,
+                    clockIn: (@Sendable (TimedClockInputEvent) -> Void)? = nil,
                     beforeHandingOn: (@Sendable (MIDIMessage) -> Void)?) {
         precondition(reader == nil, "the ALSA input is already running")
         let reader = ControlInputReader(sequencer: sequencer, controlPort: controlPort.port, announcePort: announcePort, queue: queue,
                                         calibrationIntervalMicroseconds: options.calibrationIntervalMicroseconds,
-                                        ring: ring.map { SharedPointer($0) }, wakeup: wakeup, connector: connector, statistics: statistics,
+                                        ring: ring.map { SharedPointer($0) }, wakeup: wakeup,
+                                        clockIn: clockInPort.flatMap { port in clockIn.map { (port.port, $0) } },
+                                        connector: connector, statistics: statistics,
                                         beforeHandingOn: beforeHandingOn, report: report)
         self.reader = reader
         inputThread = WorkerThread(name: "tactus-alsa-in") { reader.run() }

@@ -1,6 +1,6 @@
 /// How Tactus appears on the ALSA sequencer and what it connects to; filled from
 /// the command line (`--no-alsa`, `--alsa-clock-to`, `--alsa-control-from`,
-/// `--alsa-lookahead`) or by tests.
+/// `--alsa-clock-from`, `--alsa-lookahead`) or by tests.
 public struct ALSAOptions: Sendable {
     /// The client's name in `aconnect -l` and every DAW's MIDI port list.
     public var clientName = "Tactus"
@@ -8,6 +8,9 @@ public struct ALSAOptions: Sendable {
     public var clockDestinations: [PortSpecifier] = []
     /// Where control input comes from: `--alsa-control-from CLIENT:PORT`, repeatable.
     public var controlSources: [PortSpecifier] = []
+    /// The leader whose MIDI beat clock Tactus follows: `--alsa-clock-from CLIENT:PORT`.
+    /// With it the client has a `clock_in` port, subscribed from that port.
+    public var clockInSource: PortSpecifier?
     /// How far ahead of its time an event is handed to the kernel, in µs. It must
     /// cover the clock thread's wake-up interval (1 ms) and its scheduling latency;
     /// it is also the ALSA clock's constant delay after the frame's time, so a run

@@ -28,6 +28,11 @@ public final class ALSAStatistics: Sendable {
     public let ignoredInput = Atomic<Int>(0)
     /// Events skipped because a field was outside MIDI's range.
     public let malformedInput = Atomic<Int>(0)
+    /// `clock_in` (`--alsa-clock-from`): beat-clock messages handed to the JACK
+    /// cycle, Song Positions out of range, and events that were no beat clock.
+    public let clockInMessages = Atomic<Int>(0)
+    public let clockInMalformed = Atomic<Int>(0)
+    public let clockInIgnored = Atomic<Int>(0)
     /// Times the kernel's input FIFO overflowed (events lost before we could read them).
     public let inputOverruns = Atomic<Int>(0)
 

@@ -7,8 +7,10 @@ import TactusCore
 /// The ALSA input thread: waits on the sequencer, reads what arrives on the
 /// `control` port, turns it into typed MIDI messages stamped on the monotonic
 /// clock with the time the kernel delivered them (`ArrivalClock`) and hands
-/// them to the control thread through its ring; announcements from the System
-/// Announce port go to the `PortConnector`.
+/// them to the control thread through its ring; what arrives on `clock_in`
+/// (`--alsa-clock-from`) is stamped the same way and handed to the JACK cycle
+/// through the clock-in ring (`ClockInputArrival`); announcements from the
+/// System Announce port go to the `PortConnector`.
 ///
 /// It never waits long (a 50 ms poll) so it stops promptly, and never waits on the
 /// ring: when the control thread falls behind, the ring refuses and counts.
@@ -21,6 +23,11 @@ final class ControlInputReader: @unchecked Sendable {
     private let announcePort: UInt8
     private let ring: SharedPointer<SPSCRing<ControlInputEvent>>?
     private let wakeup: ControlWakeup?
+    /// Malformed clock-in events of each kind (a Song Position out of range, any
+    /// other), so that each kind is said its 1st, 10th, 100th … time.
+    private var malformedClockIn: [String: Int] = [:]
+    /// `clock_in`'s port number and the push into the JACK cycle's ring (`--alsa-clock-from`).
+    private let clockIn: (port: UInt8, push: @Sendable (TimedClockInputEvent) -> Void)?
     /// Messages handed on since the last post of `wakeup`.
     private var handedOn = 0
     private let connector: PortConnector
@@ -38,13 +45,15 @@ final class ControlInputReader: @unchecked Sendable {
     static let pollTimeoutMilliseconds: Int32 = 50
 
     init(sequencer: Sequencer, controlPort: UInt8, announcePort: UInt8, queue: ClockQueue, calibrationIntervalMicroseconds: Int64,
-         ring: SharedPointer<SPSCRing<ControlInputEvent>>?, wakeup: ControlWakeup? = nil, connector: PortConnector, statistics: ALSAStatistics,
+         ring: SharedPointer<SPSCRing<ControlInputEvent>>?, wakeup: ControlWakeup? = nil,
+         clockIn: (port: UInt8, push: @Sendable (TimedClockInputEvent) -> Void)? = nil, connector: PortConnector, statistics: ALSAStatistics,
          beforeHandingOn: (@Sendable (MIDIMessage) -> Void)? = nil, report: @escaping @Sendable (String) -> Void) {
         self.sequencer = sequencer
         self.controlPort = controlPort
         self.announcePort = announcePort
         self.ring = ring
         self.wakeup = wakeup
+        self.clockIn = clockIn
         self.connector = connector
         self.statistics = statistics
         self.report = report
@@ -125,6 +134,9 @@ final class ControlInputReader: @unchecked Sendable {
             connector.handle(announcement: event)
             return
         }
+        if let clockIn, event.dest.port == clockIn.port {
+            return handOn(clock: event, to: clockIn.push)
+        }
         guard event.dest.port == controlPort else { return }
         switch DecodedInput(event) {
         case .message(let message) where ControlInputEvent.accepts(message):
@@ -137,6 +149,26 @@ final class ControlInputReader: @unchecked Sendable {
             statistics.ignoredInput.add(1, ordering: .relaxed)
         case .malformed:
             statistics.malformedInput.add(1, ordering: .relaxed)
+        }
+    }
+
+    /// One event of the incoming clock: a beat-clock message stamped with its
+    /// arrival and pushed for the JACK cycle (a full ring drops and counts it,
+    /// `SPSCRing.dropped`); a malformed one said (the 1st, 10th, 100th … time of
+    /// its kind, `isPowerOfTen`) and skipped, anything else counted and skipped.
+    private func handOn(clock event: snd_seq_event_t, to push: @Sendable (TimedClockInputEvent) -> Void) {
+        switch ClockInputArrival(event) {
+        case .clock(let message):
+            statistics.clockInMessages.add(1, ordering: .relaxed)
+            let arrival = arrivals.microseconds(of: event, readAt: MonotonicClock.microseconds())
+            push(TimedClockInputEvent(message, microseconds: arrival))
+        case .malformed(let kind, let line):
+            statistics.clockInMalformed.add(1, ordering: .relaxed)
+            let count = malformedClockIn[kind, default: 0] + 1
+            malformedClockIn[kind] = count
+            if Self.isPowerOfTen(count) { report(count == 1 ? line : "\(line) (\(count) times)") }
+        case .notClock:
+            statistics.clockInIgnored.add(1, ordering: .relaxed)
         }
     }
 }

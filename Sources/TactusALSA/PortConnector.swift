@@ -3,7 +3,7 @@ import CALSAShims
 import Glibc
 
 /// Keeps the connections the user asked for (`--alsa-clock-to`,
-/// `--alsa-control-from`): made at start when the port is there, made later when
+/// `--alsa-control-from`, `--alsa-clock-from`): made at start when the port is there, made later when
 /// the System Announce port (0:1) reports that it appeared, noted (never fatal)
 /// when it goes away, and made again when it comes back.
 ///
@@ -28,16 +28,20 @@ final class PortConnector: @unchecked Sendable {
     private(set) var wanted: [Wanted] = []
     private let clockPort: SequencerAddress
     private let controlPort: SequencerAddress
+    /// `clock_in` (`--alsa-clock-from`), nil without it.
+    private let clockInPort: SequencerAddress?
     /// Connections of our ports made by another client (aconnect, a DAW, a
     /// patchbay), with the text they were reported under.
     private var madeElsewhere: [Subscription: String] = [:]
 
     struct Subscription: Hashable { var sender: SequencerAddress; var dest: SequencerAddress }
 
-    init(sequencer: Sequencer, clockPort: SequencerAddress, controlPort: SequencerAddress, report: @escaping @Sendable (String) -> Void) {
+    init(sequencer: Sequencer, clockPort: SequencerAddress, controlPort: SequencerAddress, clockInPort: SequencerAddress? = nil,
+         report: @escaping @Sendable (String) -> Void) {
         self.sequencer = sequencer
         self.clockPort = clockPort
         self.controlPort = controlPort
+        self.clockInPort = clockInPort
         self.report = report
     }
 
@@ -65,7 +69,7 @@ final class PortConnector: @unchecked Sendable {
                 }
                 wanted[index].connected = port
                 wanted[index].lastProblem = nil
-                report(w.direction == .source ? "ALSA: \(port) → control" : "ALSA: clock → \(port)")
+                report(w.direction == .source ? "ALSA: \(port) → \(ownName(w.ownPort))" : "ALSA: clock → \(port)")
             } catch let error where error.code == -EBUSY {
                 // Already connected (by an earlier run of ours, or by hand with aconnect): fine.
                 wanted[index].connected = port
@@ -127,16 +131,20 @@ final class PortConnector: @unchecked Sendable {
         }
     }
 
-    /// "clock → NAME:PORT (c:p)" or "NAME:PORT (c:p) → control"; nil for a connection not of our clock or control.
+    /// The name of one of our input ports, as the reports say it.
+    private func ownName(_ port: SequencerAddress) -> String { port == clockInPort ? "clock_in" : "control" }
+
+    /// "clock → NAME:PORT (c:p)", "NAME:PORT (c:p) → control" or "… → clock_in";
+    /// nil for a connection not of our clock, control or clock_in.
     private func describe(_ connection: Subscription, onlyIfPresent: Bool = false) -> String? {
         let other: SequencerAddress
         if connection.sender == clockPort { other = connection.dest }
-        else if connection.dest == controlPort { other = connection.sender }
+        else if connection.dest == controlPort || (clockInPort != nil && connection.dest == clockInPort) { other = connection.sender }
         else { return nil }
         let port = sequencer.ports().first { $0.address == other }
         if onlyIfPresent && port == nil { return nil }
         let name = port.map { "\($0)" } ?? "\(other)"
-        return connection.sender == clockPort ? "clock → \(name)" : "\(name) → control"
+        return connection.sender == clockPort ? "clock → \(name)" : "\(name) → \(ownName(connection.dest))"
     }
 
     private func note(_ index: Int, _ message: String) {

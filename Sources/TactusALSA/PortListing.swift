@@ -8,7 +8,7 @@ public enum PortListing {
 
     /// One line per port others can connect to, e.g.
     /// `   14:0    out in   Midi Through:Midi Through Port-0`.
-    /// `out`: MIDI comes out of it (use with `--alsa-control-from`); `in`: MIDI goes
+    /// `out`: MIDI comes out of it (use with `--alsa-control-from`, `--alsa-clock-from`); `in`: MIDI goes
     /// into it (use with `--alsa-clock-to`). The System client (timer, announce) and
     /// ports nobody else may route (our own lister included) are left out.
     public static func lines(for ports: [SequencerPort], excludingClient excluded: UInt8? = nil) -> [String] {

@@ -238,7 +238,8 @@ public enum OptionTable {
                   completion: .alsaPort(.input)) { o, v, _ in o.alsaClockTo.append(v) },
             value("--alsa-control-from", nil, "C:P", [.run, .learn], .alsa, "subscribe Tactus:control to this port (repeatable)", port,
                   completion: .alsaPort(.output)) { o, v, _ in o.alsaControlFrom.append(v) },
-            value("--alsa-clock-from", nil, "C:P", [.clockMeter], .alsa, "meter the clock this port sends, through the sequencer (instead of a JACK PORT)", port,
+            value("--alsa-clock-from", nil, "C:P", [.run, .clockMeter], .alsa,
+                  "follow (clock-meter: measure) the MIDI beat clock from this port, on Tactus's ALSA clock_in (as --clock-in does from JACK)", port,
                   completion: .alsaPort(.output)) { o, v, _ in o.alsaClockFrom = v },
             value("--alsa-lookahead", nil, "MS", [.run], .alsa, "schedule clock events this far ahead (default 5)", "milliseconds from 1 to 100") { o, v, n throws(OptionError) in
                 o.alsaLookaheadMilliseconds = try number(v, n, in: 1...100, "milliseconds from 1 to 100", unit: "ms")

@@ -84,6 +84,9 @@ public struct Options: Sendable {
     public var linkStartStop = false
     /// `--clock-in`: follow the MIDI beat clock on the `clock_in` JACK input.
     public var clockIn = false
+    /// An incoming MIDI clock is the time source: `--clock-in` (JACK) or
+    /// `--alsa-clock-from` (the ALSA sequencer), docs/DESIGN.md §9.
+    public var followsClock: Bool { clockIn || alsaClockFrom != nil }
     /// `--connect-clock-in`: the leaders' MIDI outputs connected to `clock_in`.
     public var connectClockIn: [String] = []
 
@@ -118,9 +121,11 @@ public struct Options: Sendable {
     public var useALSA = true
     public var alsaClockTo: [String] = []
     public var alsaControlFrom: [String] = []
-    public var alsaLookaheadMilliseconds: Double = 5
-    /// `tactus clock-meter --alsa-clock-from C:P`: the sequencer port whose clock is measured.
+    /// `--alsa-clock-from C:P`: follow the MIDI beat clock arriving from this
+    /// sequencer port on Tactus's ALSA `clock_in` (the clock in, from ALSA);
+    /// with `tactus clock-meter`, the port whose clock is measured.
     public var alsaClockFrom: String?
+    public var alsaLookaheadMilliseconds: Double = 5
 
     // Remote control.
     /// `--osc PORT`: the OSC server's UDP port; nil: no server.

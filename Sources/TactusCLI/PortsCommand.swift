@@ -13,12 +13,12 @@ public enum PortsCommand {
         return 0
     }
 
-    /// The ALSA half: `out` ports send MIDI (for --alsa-control-from), `in` ports receive it (for --alsa-clock-to).
+    /// The ALSA half: `out` ports send MIDI (for --alsa-control-from, --alsa-clock-from), `in` ports receive it (for --alsa-clock-to).
     static func alsaLines() -> [String] {
         do {
             let lister = try Sequencer(name: "tactus ports")
             let lines = PortListing.lines(for: lister.ports(), excludingClient: lister.clientID)
-            return ["ALSA sequencer (CLIENT:PORT for --alsa-control-from: out, --alsa-clock-to: in):"]
+            return ["ALSA sequencer (CLIENT:PORT for --alsa-control-from, --alsa-clock-from: out; --alsa-clock-to: in):"]
                 + (lines.isEmpty ? ["  no ports"] : lines)
         } catch {
             return ["ALSA sequencer: not available: \(error.reason)"]

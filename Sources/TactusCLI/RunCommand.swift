@@ -104,8 +104,14 @@ public enum RunCommand {
         if options.tempoMap != nil || options.trainer != nil || options.gapTrainer != nil {
             session.practice = PracticeTools(map: options.tempoMap, trainer: options.trainer != nil, gap: options.gapTrainer != nil)
         }
+        // `--alsa-clock-from`: the input thread's push into the cycle's clock-in ring.
+        var clockIn: (@Sendable (TimedClockInputEvent) -> Void)?
+        if options.alsaClockFrom != nil {
+            clockIn = { (arrival: TimedClockInputEvent) in _ = shared.pointer.pointee.clockInArrivals?.push(arrival) }
+        }
         do throws(OptionError) {
             alsa = try ALSAWiring.start(options, clockStream: clockStream, controlInput: alsaInput, wakeup: metronome.wakeup,
+                                        clockIn: clockIn,
                                         log: alsaConnections.report)
         } catch {
             frontEnd.finish()
@@ -159,7 +165,7 @@ public enum RunCommand {
     /// incoming MIDI clock (`--clock-in`), the JACK timebase master in follow
     /// mode, else nobody.
     static func tempoOwner(_ options: Options, mode: JackTransportMode) -> String? {
-        if options.clockIn { return clockInTempoOwner }
+        if options.followsClock { return clockInTempoOwner }
         return mode == .follow ? followTempoOwner : nil
     }
 
@@ -237,7 +243,8 @@ public enum RunCommand {
             jack.link = LinkRunOptions(quantum: options.linkQuantum, sharesStartStop: options.linkStartStop)
         }
         jack.transport = options.transport
-        jack.clockIn = options.clockIn
+        jack.clockIn = options.followsClock
+        jack.clockInFromALSA = options.alsaClockFrom != nil
         jack.clockInConnections = options.connectClockIn
         jack.clockOffsetMilliseconds = options.clock.offsetMilliseconds
         jack.align = options.align

@@ -11,13 +11,24 @@ extension Options {
     func checkTimeSources() throws(OptionError) {
         // `clock_in` exists only with --clock-in: a connection to a port never
         // registered would wait 10 s on every server and then be given up.
+        // One clock in: JACK's clock_in or the sequencer's, never both ticking into one follower.
+        if clockIn && alsaClockFrom != nil {
+            throw OptionError("tactus: --clock-in and --alsa-clock-from cannot be used together: choose one clock input (JACK's clock_in or the ALSA sequencer's)")
+        }
+        if alsaClockFrom != nil && !useALSA {
+            throw OptionError("tactus: --alsa-clock-from and --no-alsa cannot be used together: the clock comes in through the ALSA sequencer")
+        }
+        if alsaClockFrom != nil && !connectClockIn.isEmpty {
+            throw OptionError("tactus: --connect-clock-in connects the JACK clock_in input, which --alsa-clock-from has none of: the clock comes in through the ALSA sequencer")
+        }
         if !clockIn && !connectClockIn.isEmpty {
             throw OptionError("tactus: --connect-clock-in connects clock_in, the input --clock-in adds: give --clock-in too")
         }
         // The incoming MIDI clock owns tempo and transport (§9.1): no other source
         // may too. With --link it is published to the session, which owns nothing.
-        if clockIn && (transport == .follow || transport == .join) {
-            throw OptionError("tactus: --clock-in and --transport \(transport.rawValue) cannot be used together: the incoming clock owns start and stop")
+        let clockOption = clockIn ? "--clock-in" : "--alsa-clock-from"
+        if followsClock && (transport == .follow || transport == .join) {
+            throw OptionError("tactus: \(clockOption) and --transport \(transport.rawValue) cannot be used together: the incoming clock owns start and stop")
         }
         guard linkGiven else { return }
         switch transport {
@@ -47,7 +58,9 @@ extension Options {
     /// at start, `checkTimeSources`).
     public func transportRefusal(_ mode: JackTransportMode) -> String? {
         guard mode == .join || mode == .follow else { return nil }
-        if clockIn { return "\"transport\": \"\(mode.rawValue)\" cannot be used with --clock-in: the transport mode stays as it is (the incoming clock owns start and stop)" }
+        if followsClock {
+            return "\"transport\": \"\(mode.rawValue)\" cannot be used with \(clockIn ? "--clock-in" : "--alsa-clock-from"): the transport mode stays as it is (the incoming clock owns start and stop)"
+        }
         guard linkGiven else { return nil }
         return "\"transport\": \"\(mode.rawValue)\" cannot be used with Link: the transport mode stays as it is (Link goes with off, master or master-force)"
     }

@@ -24,6 +24,10 @@ struct ClockInFollow: ~Copyable {
 
     /// The intervals the display's meter measures: the last two beats.
     static var meterIntervals: Int { 2 * Int(Grid.clocksPerQuarterNote) }
+    /// The frame the last ALSA arrival was followed at: arrivals are taken in
+    /// order, and a frame is never given before the one before it (the cycle's
+    /// frame/time reference moves a little between cycles).
+    var lastArrivalFrame = Int64.min
 
     init(enabled: Bool, sampleRate: Int) {
         self.enabled = enabled
@@ -49,17 +53,25 @@ struct ClockInFollow: ~Copyable {
 }
 
 extension ProcessCycle {
-    /// This cycle's `clock_in` events, each byte decoded at its frame (the
-    /// block's `start` plus the event's offset: JACK MIDI is sample-accurate)
-    /// and followed, after the follower noticed the time passed since its last
-    /// tick (`advance`); nil without `--clock-in`. A JACK MIDI event holds one
+    /// This cycle's incoming clock, followed; nil without `--clock-in` or
+    /// `--alsa-clock-from`. From JACK's `clock_in` port, each byte decoded at
+    /// its frame (the block's `start` plus the event's offset: JACK MIDI is
+    /// sample-accurate) and followed, after the follower noticed the time
+    /// passed since its last tick (`advance`); a JACK MIDI event holds one
     /// complete message, so its end cuts one left incomplete
     /// (`ClockInputDecoder.endOfEvent`). Errors are counted by the decoder.
-    /// Inlined, so that without `--clock-in` the cycle pays a comparison, not a call.
+    /// From the ALSA sequencer, the arrivals its input thread stamped
+    /// (`followArrivals`). Inlined, so that without a clock in the cycle pays
+    /// a comparison, not a call.
     @inline(__always)
     static func readClockIn<Host: CycleHost>(_ context: UnsafeMutablePointer<ProcessContext>, host: inout Host,
-                                             frames: jack_nframes_t, start: Int64, publishesBBT: Bool) -> TimelinePosition? {
+                                             frames: jack_nframes_t, start: Int64, publishesBBT: Bool,
+                                             cycleMicroseconds: Int64, microsecondsPerFrame: Double) -> TimelinePosition? {
         guard context.pointee.clockIn.enabled else { return nil }
+        if context.pointee.shared.pointee.clockInArrivals != nil {
+            return followArrivals(context, frames: frames, start: start, publishesBBT: publishesBBT,
+                                  cycleMicroseconds: cycleMicroseconds, microsecondsPerFrame: microsecondsPerFrame)
+        }
         return followClockIn(context, host: &host, frames: frames, start: start, publishesBBT: publishesBBT)
     }
 
@@ -100,6 +112,17 @@ extension ProcessCycle {
             }
         }
         publishClockIn(context)
+        return blockPosition(context, start: start, publishesBBT: publishesBBT, publishedLine: publishedLine)
+    }
+
+    /// The block's position once its clock is taken: the follower's line now,
+    /// or with `publishesBBT` the line the published BBT was read from, unless
+    /// the block started, stopped or moved by more than a locate's tolerance.
+    #if REALTIME_CHECKS
+    @_noLocks @_noAllocation
+    #endif
+    static func blockPosition(_ context: UnsafeMutablePointer<ProcessContext>, start: Int64, publishesBBT: Bool,
+                              publishedLine: TimelinePosition) -> TimelinePosition {
         let now = context.pointee.clockIn.position(atFrame: start)
         if publishesBBT && publishedLine.rolling && now.rolling && abs(now.songPulse - publishedLine.songPulse) <= TimelinePosition.locateTolerance {
             return publishedLine
@@ -162,5 +185,42 @@ extension ProcessCycle {
         shared.pointee.clockIn.state.store(context.pointee.clockIn.follower.state.rawValue, ordering: .relaxed)
         shared.pointee.clockIn.tempoHundredths.store(Int(context.pointee.clockIn.follower.tempoHundredths()), ordering: .relaxed)
         shared.pointee.clockIn.lostTicks.store(context.pointee.clockIn.follower.lostTicks, ordering: .relaxed)
+    }
+
+    /// `readClockIn` with `--alsa-clock-from`: every message the ALSA input
+    /// thread handed on (`JackShared.clockInArrivals`) that arrived before this
+    /// block's end, followed at the frame of its arrival time, by the inverse of
+    /// the arithmetic that stamps a JACK `control` event's frame with its time
+    /// (`receiveControlInput`): this cycle's time at its first frame and JACK's
+    /// filtered µs a frame. One clock on both sides (CLOCK_MONOTONIC, docs/DESIGN.md
+    /// §2.4), so a tick lands on the frame it arrived at, not on the cycle that
+    /// read it: one that arrived during the last period is taken at its frame
+    /// before `start`. A message stamped after the block's end (read between the
+    /// cycle's wake-up and this line) waits for the next cycle. The arrivals are
+    /// taken first and the silence noticed after (`advance`), so a tick that
+    /// arrived before `start` is not taken for a gap.
+    #if REALTIME_CHECKS
+    @_noLocks @_noAllocation
+    #endif
+    static func followArrivals(_ context: UnsafeMutablePointer<ProcessContext>, frames: jack_nframes_t, start: Int64, publishesBBT: Bool,
+                               cycleMicroseconds: Int64, microsecondsPerFrame: Double) -> TimelinePosition {
+        let shared = context.pointee.shared
+        let end = start + Int64(frames)
+        let publishedLine = context.pointee.clockIn.position(atFrame: start)
+        while let arrival = shared.pointee.clockInArrivals?.peek() {
+            // The nearest frame, ⌊x + ½⌋, without `FloatingPointRoundingRule` (whose
+            // metadata the real-time checker cannot rule out).
+            let x = Double(arrival.microseconds - cycleMicroseconds) / microsecondsPerFrame + 0.5
+            let whole = Int64(x)
+            let frame = start + (Double(whole) > x ? whole - 1 : whole)
+            if frame >= end { break }
+            _ = shared.pointee.clockInArrivals?.pop()
+            let at = max(frame, context.pointee.clockIn.lastArrivalFrame)
+            context.pointee.clockIn.lastArrivalFrame = at
+            followClockMessage(context, arrival.event, atFrame: at)
+        }
+        reportClockIn(context, context.pointee.clockIn.follower.advance(toFrame: start))
+        publishClockIn(context)
+        return blockPosition(context, start: start, publishesBBT: publishesBBT, publishedLine: publishedLine)
     }
 }

@@ -82,7 +82,8 @@ public final class JackMetronome {
         self.log = log
         clientName = options.clientName
         shared = .allocate(capacity: 1)
-        shared.initialize(to: JackShared(controlInputCapacity: options.controlInputCapacity, clockStreamCapacity: options.clockStreamCapacity))
+        shared.initialize(to: JackShared(controlInputCapacity: options.controlInputCapacity, clockStreamCapacity: options.clockStreamCapacity,
+                                           clockInArrivalsCapacity: options.clockInFromALSA ? JackRunOptions.clockInArrivalsCapacity : nil))
         transportLink = JackTransportLink(mode: options.transport, shared: shared, cycleTakesStarts: options.link == nil, log: log)
         notices = .allocate(capacity: 1)
         notices.initialize(to: JackNotices(wakeup: wakeup.semaphore))
@@ -303,7 +304,7 @@ public final class JackMetronome {
             context = c
         }
         guard let context else { return }
-        let ports = try JackPorts.register(on: client, sync: context.pointee.engine.syncSettings, clockIn: options.clockIn)
+        let ports = try JackPorts.register(on: client, sync: context.pointee.engine.syncSettings, clockIn: options.clockIn && !options.clockInFromALSA)
         let handle = client.handle
         let raw = UnsafeMutableRawPointer(notices)
         jack_set_process_callback(handle, tactusProcess, UnsafeMutableRawPointer(context))

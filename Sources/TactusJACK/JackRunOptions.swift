@@ -45,6 +45,14 @@ public struct JackRunOptions: Sendable {
     /// `--clock-in`: a `clock_in` MIDI input whose beat clock is the time source
     /// (docs/DESIGN.md §9.1).
     public var clockIn = false
+    /// `--alsa-clock-from`: the incoming clock comes from the ALSA sequencer's
+    /// `clock_in` port, not JACK's: no `clock_in` JACK port is registered, and
+    /// the cycle follows what the ALSA input thread hands it in
+    /// `JackShared.clockInArrivals` (docs/DESIGN.md §9.1). Goes with `clockIn`.
+    public var clockInFromALSA = false
+    /// Capacity of that ring: 2 s of ticks at 300 BPM (120 a second) and more,
+    /// for cycles that stopped reading while no server ran.
+    public static let clockInArrivalsCapacity = 1024
     /// `--connect-clock-in`: MIDI outputs (the leader's clock) connected to
     /// `clock_in` at start and on every new server, as the other ports' are
     /// (`JackConnectionKeeper`): the leader is heard again after a restart

@@ -10,6 +10,11 @@ public struct JackShared: ~Copyable, @unchecked Sendable {
     /// Every clock-stream event (ticks, Start/Stop/Continue, Song Position) with its
     /// engine frame, for the ALSA sequencer output thread; nil when ALSA output is off.
     public let clockStream: SPSCRing<TimedMIDIEvent>?
+    /// `--alsa-clock-from`: the incoming clock's messages as the ALSA input
+    /// thread stamped them (CLOCK_MONOTONIC µs of their arrival), for the cycle,
+    /// which follows them at their frames (`ProcessCycle.followClockIn`); nil
+    /// when the clock in is not the ALSA sequencer's.
+    public let clockInArrivals: SPSCRing<TimedClockInputEvent>?
     /// Engine frame ↔ monotonic time, published every cycle.
     public let frameClock = FrameClockReference()
     /// Process cycles run.
@@ -71,8 +76,9 @@ public struct JackShared: ~Copyable, @unchecked Sendable {
     /// Calls of this client's timebase callback (`--transport master`).
     public let timebaseCallbacks = Atomic<Int>(0)
 
-    public init(controlInputCapacity: Int, clockStreamCapacity: Int?) {
+    public init(controlInputCapacity: Int, clockStreamCapacity: Int?, clockInArrivalsCapacity: Int? = nil) {
         controlInput = SPSCRing(capacity: controlInputCapacity)
         if let c = clockStreamCapacity { clockStream = SPSCRing(capacity: c) } else { clockStream = nil }
+        if let c = clockInArrivalsCapacity { clockInArrivals = SPSCRing(capacity: c) } else { clockInArrivals = nil }
     }
 }

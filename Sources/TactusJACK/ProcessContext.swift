@@ -183,7 +183,8 @@ enum ProcessCycle {
                                                                            jackFrame: UInt32(truncatingIfNeeded: times.frame))
             let status = context.pointee.control
             let wasRunning = status.pointee.status.running.load(ordering: .relaxed)
-            let clock = quitting ? nil : readClockIn(context, host: &host, frames: frames, start: start, publishesBBT: mode.publishesBBT)
+            let clock = quitting ? nil : readClockIn(context, host: &host, frames: frames, start: start, publishesBBT: mode.publishesBBT,
+                                                     cycleMicroseconds: times.microseconds, microsecondsPerFrame: microsecondsPerFrame)
             var source = JackCycleSource(context: context, session: host.link, owner: owner, transport: clock ?? reading.position,
                                          follows: context.pointee.clockIn.enabled || mode.follows, start: start,
                                          frames: Int(frames), host: hostMicroseconds, microsecondsPerFrame: microsecondsPerFrame)
@@ -312,6 +313,7 @@ enum ProcessCycle {
         // here first, before activation (read only: their consumers, the
         // clock thread and the control thread's next round, have not started).
         _ = context.pointee.shared.pointee.clockStream?.peek()
+        _ = context.pointee.shared.pointee.clockInArrivals?.peek()
         _ = context.pointee.shared.pointee.cycleEvents.peek()
         context.pointee.dry = false
         context.pointee.timeline.resume(at: context.pointee.endFrame)

@@ -7,11 +7,14 @@ import TactusALSA
 struct ALSAWiringTests {
     @Test func alsaOptionsCarryPortsLookAheadAndTheClientName() throws {
         let options = try OptionParser.parse(["--alsa-clock-to", "Qtractor:0", "--alsa-clock-to", "14:0",
-                                              "--alsa-control-from", "USB Keystation 49", "--alsa-lookahead", "8"])
+                                              "--alsa-control-from", "USB Keystation 49", "--alsa-lookahead", "8",
+                                              "--alsa-clock-from", "Drum Machine:1"])
         let alsa = try #require(try ALSAWiring.options(from: options))
         #expect(alsa.clientName == "Tactus")
         #expect(alsa.clockDestinations.map(\.text) == ["Qtractor:0", "14:0"])
         #expect(alsa.controlSources.map(\.text) == ["USB Keystation 49"])
+        #expect(alsa.clockInSource?.text == "Drum Machine:1")
+        #expect(try ALSAWiring.options(from: try OptionParser.parse([]))?.clockInSource == nil)
         #expect(alsa.lookAheadMicroseconds == 8_000)
     }
 

@@ -65,6 +65,52 @@ struct CommandLineErrorTests {
         #expect(clockIn.transportRefusal(.master) == nil)
     }
 
+    /// `--alsa-clock-from` selects the clock in from the ALSA sequencer: the same
+    /// time source as `--clock-in` (tempo, start and stop the clock's), so the
+    /// same refusals, named with it (with `--link` it is published to the
+    /// session, as `--clock-in` is); and never beside `--clock-in` (two clocks
+    /// into one follower), `--no-alsa` (no sequencer client) or
+    /// `--connect-clock-in` (no JACK `clock_in` to connect). One line, status 2.
+    @Test func alsaClockFromIsRefusedWhereItConflictsNamingBoth() throws {
+        let r = try TactusProcess.run(["run", "--alsa-clock-from", "Drum Machine", "--transport", "join"])
+        #expect(r.status == 2)
+        #expect(r.standardError == "tactus: --alsa-clock-from and --transport join cannot be used together: the incoming clock owns start and stop\n")
+        #expect(throws: Never.self) { try OptionParser.parse(["--alsa-clock-from", "20:0", "--link"]).checkTimeSources() }
+        let refusals: [([String], String)] = [
+            (["--alsa-clock-from", "20:0", "--transport", "follow"],
+             "tactus: --alsa-clock-from and --transport follow cannot be used together: the incoming clock owns start and stop"),
+            (["--alsa-clock-from", "20:0", "--clock-in"],
+             "tactus: --clock-in and --alsa-clock-from cannot be used together: choose one clock input (JACK's clock_in or the ALSA sequencer's)"),
+            (["--alsa-clock-from", "20:0", "--no-alsa"],
+             "tactus: --alsa-clock-from and --no-alsa cannot be used together: the clock comes in through the ALSA sequencer"),
+            (["--alsa-clock-from", "20:0", "--connect-clock-in", "jmc:midi_out"],
+             "tactus: --connect-clock-in connects the JACK clock_in input, which --alsa-clock-from has none of: the clock comes in through the ALSA sequencer"),
+        ]
+        for (arguments, message) in refusals {
+            #expect(throws: OptionError(message)) { try OptionParser.parse(arguments).checkTimeSources() }
+        }
+        let alsa = try OptionParser.parse(["--alsa-clock-from", "20:0", "--transport", "master"])
+        try alsa.checkTimeSources()
+        #expect(alsa.transportRefusal(.join) == "\"transport\": \"join\" cannot be used with --alsa-clock-from: the transport mode stays as it is (the incoming clock owns start and stop)")
+        // The clock owns the tempo; JACK gets no clock_in port, the cycle reads the ALSA ring.
+        let jack = try RunCommand.jackOptions(alsa, tempo: BPM(120))
+        #expect(jack.clockIn && jack.clockInFromALSA)
+        #expect(RunCommand.tempoOwner(alsa, mode: .master) == RunCommand.clockInTempoOwner)
+        let plain = try RunCommand.jackOptions(try OptionParser.parse(["--clock-in"]), tempo: BPM(120))
+        #expect(plain.clockIn && !plain.clockInFromALSA)
+    }
+
+    /// A port `--alsa-clock-from` cannot name: one line naming the option, the
+    /// text and the rule, status 2, before any server is asked.
+    @Test func aMalformedALSAClockPortIsRefusedNamingTheOption() throws {
+        let r = try TactusProcess.run(["run", "--alsa-clock-from", "300:1"])
+        #expect(r.status == 2)
+        #expect(r.standardError == "tactus: --alsa-clock-from '300:1': ALSA port '300:1': client and port numbers are 0–255\n")
+        #expect(throws: OptionError("tactus: --alsa-clock-from is not an option of render: it belongs to run (tactus run --help)")) {
+            try OptionParser.parse(["render", "x.wav", "--seconds", "1", "--alsa-clock-from", "20:0"])
+        }
+    }
+
     /// `--connect-clock-in` (repeatable) reaches the JACK client's kept
     /// connections; without `--clock-in` there is no `clock_in` to connect,
     /// said in one line naming both options, status 2.

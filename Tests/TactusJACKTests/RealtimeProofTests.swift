@@ -222,14 +222,9 @@ extension JACKServerTests {
                     "--transport-at", "4:stop", "--transport-at", "5:start", "--transport-at", "8:locate=3",
                     "--connect-sync", "rec:audio_1", "--connect-sync-run", "rec:audio_2", "system:playback_1", "rec:audio_3",
                 ], rate: 1000, seconds: 13, settle: 1.0,
-<<<<<<< HEAD
                      companions: [["record", "--name", "rec", "--out", syncRecording.path, "--audio-ports", "3", "--midi-ports", "1", "--seconds", "11",
                                    "--latency", "audio_1=0", "--latency", "audio_2=0", "--latency", "audio_3=512"]]),
-                Spec(name: "rtclockin", arguments: ["--bpm", "100", "--subdivision", "sixteenths", "--clock-in", "system:playback_1"],
-=======
-                     companions: [["record", "--name", "rec", "--out", syncRecording.path, "--audio-ports", "2", "--midi-ports", "1", "--seconds", "11"]]),
                 Spec(name: "rtclockin", arguments: ["--bpm", "100", "--subdivision", "sixteenths", "--clock-in", "--transport", "master", "system:playback_1"],
->>>>>>> h-jmcfollow
                      rate: 1000, seconds: 13, settle: 1.0,
                      companions: [["send", "--name", "clocksender", "--to", "rtclockin:clock_in", "--script", clockInScript.path]]),
                 Spec(name: "rtfirst", arguments: ["--bpm", "120", "--subdivision", "sixteenths", "--first-time", "system:playback_1"],

@@ -29,7 +29,7 @@ struct SimulatedHost: CycleHost {
         case .feedback: UnsafeMutableRawPointer(loop.feedback)
         case .clock: loop.clock.pointer
         case .control: loop.control.pointer
-        case .clockIn: loop.options.clockIn ? loop.clockIn.pointer : nil
+        case .clockIn: loop.options.clockIn && !loop.options.clockInFromALSA ? loop.clockIn.pointer : nil
         case .sync: Self.hasSyncLine(0, loop.options) ? UnsafeMutableRawPointer(loop.sync) : nil
         case .syncRun: Self.hasSyncLine(1, loop.options) ? UnsafeMutableRawPointer(loop.syncRun) : nil
         }

@@ -103,7 +103,8 @@ final class SimulatedProcessLoop {
         engineControl = .allocate(capacity: 1)
         engineControl.initialize(to: EngineControl())
         shared = .allocate(capacity: 1)
-        shared.initialize(to: JackShared(controlInputCapacity: 4096, clockStreamCapacity: nil))
+        shared.initialize(to: JackShared(controlInputCapacity: 4096, clockStreamCapacity: nil,
+                                         clockInArrivalsCapacity: options.clockInFromALSA ? JackRunOptions.clockInArrivalsCapacity : nil))
         context = .allocate(capacity: 1)
         context.initialize(to: try ProcessContext(options: options, sampleRate: rate, control: engineControl, shared: shared, wakeup: nil))
         // JackMetronome with `--link`: the time source, the quantum a bar of the starting meter by default.
