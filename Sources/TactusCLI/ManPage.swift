@@ -159,7 +159,7 @@ enum ManPage {
         ("tactus --bpm 96 --sync-out po system:playback_2 --connect-sync system:playback_1", "A Pocket Operator in a sync-in mode: the pulses on the left output (the PO's clock input), the click on the right."),
         ("tactus render po.wav --seconds 300 --bpm 96 --sync-out po", "A click track with a Pocket Operator's sync pulses beside it: channel 1 the click, channel 2 the sync."),
         ("tactus presets check ~/.config/tactus/presets/song.json", "Check a preset file and print every error in it."),
-        ("tactus clock-meter jack_midi_clock:mclk_out --bpm 120", "How steady a clock is: its tempo, the spread of its tick intervals, their drift against 120 BPM and ticks missing, a line a second."),
+        ("tactus clock-meter 'a2j:Drum Machine [20] (capture): Port 1' --bpm 120", "How steady a clock is: its tempo, the spread of its tick intervals, their drift against 120 BPM and ticks missing, a line a second."),
         ("tactus ports", "The ALSA sequencer and JACK ports to give --alsa-clock-to, --connect-clock and the like."),
     ]
 }

@@ -1,4 +1,5 @@
 import CALSA
+import CALSAShims
 import Foundation
 import Glibc
 import Testing

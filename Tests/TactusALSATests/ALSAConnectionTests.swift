@@ -1,4 +1,5 @@
 import CALSA
+import CALSAShims
 import Testing
 @testable import TactusALSA
 import TactusCore

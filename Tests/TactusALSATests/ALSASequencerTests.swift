@@ -1,4 +1,5 @@
 import CALSA
+import CALSAShims
 import Glibc
 import Testing
 @testable import TactusALSA

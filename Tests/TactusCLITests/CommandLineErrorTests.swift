@@ -106,7 +106,7 @@ struct CommandLineErrorTests {
         let r = try TactusProcess.run(["run", "--alsa-clock-from", "300:1"])
         #expect(r.status == 2)
         #expect(r.standardError == "tactus: --alsa-clock-from '300:1': ALSA port '300:1': client and port numbers are 0–255\n")
-        #expect(throws: OptionError("tactus: --alsa-clock-from is not an option of render: it belongs to run (tactus run --help)")) {
+        #expect(throws: OptionError("tactus: --alsa-clock-from is not an option of render: it belongs to run and clock-meter (tactus run --help)")) {
             try OptionParser.parse(["render", "x.wav", "--seconds", "1", "--alsa-clock-from", "20:0"])
         }
     }
