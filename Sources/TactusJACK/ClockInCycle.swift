@@ -59,7 +59,8 @@ extension ProcessCycle {
     /// sample-accurate) and followed, after the follower noticed the time
     /// passed since its last tick (`advance`); a JACK MIDI event holds one
     /// complete message, so its end cuts one left incomplete
-    /// (`ClockInputDecoder.endOfEvent`). Errors are counted by the decoder.
+    /// (`ClockInputDecoder.endOfEvent`; `ClockInputEvents.decode`). A malformed
+    /// byte is told to the control thread.
     /// From the ALSA sequencer, the arrivals its input thread stamped
     /// (`followArrivals`). Inlined, so that without a clock in the cycle pays
     /// a comparison, not a call.
@@ -94,19 +95,10 @@ extension ProcessCycle {
         if let buffer = host.buffer(.clockIn, frames) {
             let count = host.midiEventCount(buffer)
             var index: UInt32 = 0
+            var sink = ClockInSink(context: context)
             while index < count {
-                if let event = host.midiEvent(buffer, index), let bytes = event.buffer {
-                    let frame = start + Int64(event.time)
-                    var i = 0
-                    while i < event.size {
-                        switch context.pointee.clockIn.decoder.decode(bytes[i], atFrame: frame) {
-                        case .event(let message)?: followClockMessage(context, message, atFrame: frame)
-                        case .error(let error)?: tell(context, .clockInError(error))
-                        case nil: break
-                        }
-                        i += 1
-                    }
-                    if let error = context.pointee.clockIn.decoder.endOfEvent(atFrame: frame) { tell(context, .clockInError(error)) }
+                if let event = host.midiEvent(buffer, index) {
+                    ClockInputEvents.decode(event, blockStart: start, decoder: &context.pointee.clockIn.decoder, into: &sink)
                 }
                 index += 1
             }
@@ -222,5 +214,21 @@ extension ProcessCycle {
         reportClockIn(context, context.pointee.clockIn.follower.advance(toFrame: start))
         publishClockIn(context)
         return blockPosition(context, start: start, publishesBBT: publishesBBT, publishedLine: publishedLine)
+    }
+}
+
+/// The metronome's end of `ClockInputEvents.decode`: a message followed, a
+/// malformed byte told to the control thread.
+struct ClockInSink: ClockInputSink {
+    let context: UnsafeMutablePointer<ProcessContext>
+
+    #if REALTIME_CHECKS
+    @_noLocks @_noAllocation
+    #endif
+    mutating func take(_ output: ClockInputDecoder.Output, atFrame frame: Int64) {
+        switch output {
+        case .event(let message): ProcessCycle.followClockMessage(context, message, atFrame: frame)
+        case .error(let error): ProcessCycle.tell(context, .clockInError(error))
+        }
     }
 }

@@ -29,12 +29,10 @@ struct ClockMeterContext: ~Copyable {
 }
 
 enum ClockMeterCycle {
-    /// One cycle: each byte of each event on the port decoded at its frame (the
-    /// cycle's first frame plus the event's offset: JACK MIDI is sample-accurate,
-    /// so the times are where the sender put its ticks, not when anyone woke
-    /// up), and handed over; a JACK MIDI event holds one whole message, so its
-    /// end cuts one left incomplete (`ClockInputDecoder.endOfEvent`), as on
-    /// the metronome's `clock_in` (ClockInCycle.swift). A full ring drops and
+    /// One cycle: each event on the port read by `ClockInputEvents.decode`, the
+    /// reading the metronome's `clock_in` uses (each byte at its event's frame:
+    /// JACK MIDI is sample-accurate, so the times are where the sender put its
+    /// ticks, not when anyone woke up), and handed over. A full ring drops and
     /// counts (`SPSCRing.dropped`): the cycle never waits.
     #if REALTIME_CHECKS
     @_noLocks @_noAllocation
@@ -49,22 +47,26 @@ enum ClockMeterCycle {
         guard let buffer = RealtimeJack.buffer(context.pointee.port, frames) else { return }
         let count = RealtimeJack.midiEventCount(buffer)
         var index: UInt32 = 0
+        var sink = ClockMeterSink(context: context)
         while index < count {
-            if let event = RealtimeJack.midiEvent(buffer, index), let bytes = event.buffer {
-                let frame = start + Int64(event.time)
-                var i = 0
-                while i < event.size {
-                    if let output = context.pointee.decoder.decode(bytes[i], atFrame: frame) {
-                        context.pointee.inputs.push(TimedClockInput(output, at: frame))
-                    }
-                    i += 1
-                }
-                if let error = context.pointee.decoder.endOfEvent(atFrame: frame) {
-                    context.pointee.inputs.push(TimedClockInput(.error(error), at: frame))
-                }
+            if let event = RealtimeJack.midiEvent(buffer, index) {
+                ClockInputEvents.decode(event, blockStart: start, decoder: &context.pointee.decoder, into: &sink)
             }
             index += 1
         }
+    }
+}
+
+/// The meter's end of `ClockInputEvents.decode`: every result, with its
+/// frame, into the ring the printing thread reads.
+struct ClockMeterSink: ClockInputSink {
+    let context: UnsafeMutablePointer<ClockMeterContext>
+
+    #if REALTIME_CHECKS
+    @_noLocks @_noAllocation
+    #endif
+    mutating func take(_ output: ClockInputDecoder.Output, atFrame frame: Int64) {
+        context.pointee.inputs.push(TimedClockInput(output, at: frame))
     }
 }
 

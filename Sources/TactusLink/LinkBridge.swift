@@ -59,9 +59,7 @@ public struct LinkBridge: BitwiseCopyable {
         lastCommit = heard
         committedRolling = rolling
         commits += 1
-        return _unsafePerformance {
-            SessionCommit(tempo: sourceTempo, microseconds: heard, beat: beat, quantum: quantum, playing: sharesStartStop ? rolling : nil)
-        }
+        return SessionCommit(tempo: sourceTempo, microseconds: heard, beat: beat, quantum: quantum, playing: sharesStartStop ? rolling : nil)
     }
 }
 

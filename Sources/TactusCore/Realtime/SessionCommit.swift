@@ -21,6 +21,8 @@ public struct SessionCommit: Sendable, BitwiseCopyable, Equatable {
     /// The session's start/stop state (with `--link-start-stop`; nil: left as it is).
     public var playing: Bool?
 
+    /// Made in the JACK cycle (`LinkBridge`), whose module is always checked.
+    @_noLocks @_noAllocation
     public init(tempo: Double, microseconds: Int64, beat: Double?, quantum: Double, playing: Bool?) {
         self.tempo = tempo
         self.microseconds = microseconds

@@ -56,13 +56,18 @@ import TactusCore
         var clockOutIntervalsFromTheFirstSecond: [Double]
     }
 
-    /// The sender's clock (and `extra` input beside it) played into `clock_in` from 2000 frames after 20 cycles.
-    static func play(_ sender: (UInt32) -> Sender, extra: (Sender) -> [(jackFrame: UInt32, bytes: [UInt8])] = { _ in [] }) throws -> (Played, Sender) {
+    /// `--clock-in`, stopped until the clock starts; Tactus's own tempo (100) is not the clock's.
+    static func options() -> JackRunOptions {
         var o = JackRunOptions()
         o.engine = EngineConfiguration(sampleRate: 48000, tempo: BPM(100))
         o.startStopped = true
         o.clockIn = true
-        let loop = try SimulatedProcessLoop(options: o)
+        return o
+    }
+
+    /// The sender's clock (and `extra` input beside it) played into `clock_in` from 2000 frames after 20 cycles.
+    static func play(_ sender: (UInt32) -> Sender, extra: (Sender) -> [(jackFrame: UInt32, bytes: [UInt8])] = { _ in [] }) throws -> (Played, Sender) {
+        let loop = try SimulatedProcessLoop(options: options())
         loop.run(cycles: 20)
         let clock = sender(loop.jackFrame + 2000)
         loop.clockInput = (clock.input + extra(clock)).sorted { $0.jackFrame < $1.jackFrame }
@@ -192,11 +197,7 @@ import TactusCore
         // Locked again on the return's third tick (`lockTicks`), within the 6 allowed:
         // the same clock played again, stopped at each of the return's first ticks.
         var relockedOn: Int?
-        var o = JackRunOptions()
-        o.engine = EngineConfiguration(sampleRate: 48000, tempo: BPM(100))
-        o.startStopped = true
-        o.clockIn = true
-        let again = try SimulatedProcessLoop(options: o)
+        let again = try SimulatedProcessLoop(options: Self.options())
         again.run(cycles: 20)
         #expect(again.jackFrame + 2000 == clock.arrivals[0])
         again.clockInput = clock.input
