@@ -18,7 +18,8 @@ import TactusCore
 ///         { "action": "startStop", "note": 60 },
 ///         { "action": "countIn", "cc": 67, "invert": true }
 ///       ],
-///       "transport": "master"         optional: as a preset's (`TransportSchema`)
+///       "transport": "master",        optional: as a preset's (`TransportSchema`)
+///       "clockIn": "jack"             optional: as a preset's (`ClockInSchema`)
 ///     }
 ///
 /// The actions are read by `ActionSchema` (a preset's `actions` are the same):
@@ -27,7 +28,9 @@ import TactusCore
 ///
 /// `curve` is linear, exponential or logarithmic; `deadZone` 0 to 126 and below
 /// `maximum`, 1 to 127. `transport` is the JACK transport mode of a run when
-/// neither `--transport` nor the starting preset's `"transport"` gives one.
+/// neither `--transport` nor the starting preset's `"transport"` gives one;
+/// `clockIn` the clock a run follows when neither `--clock-in`,
+/// `--alsa-clock-from` nor the starting preset's `"clockIn"` names one.
 /// A wrong file gives one line naming the file and the field.
 public enum ControllerFile {
     /// A controller file is a dozen lines; anything much larger is the wrong file.
@@ -67,7 +70,7 @@ public enum ControllerFile {
             "deadZone": \(s.calibration.deadZone),
             "maximum": \(s.calibration.maximum),
             "curve": "\(s.calibration.curve.rawValue)"
-          }\(encode(s.actions))\(s.transport.map { ",\n  \"transport\": \"\($0.rawValue)\"" } ?? "")
+          }\(encode(s.actions))\(s.transport.map { ",\n  \"transport\": \"\($0.rawValue)\"" } ?? "")\(s.clockIn.map { ",\n  \"clockIn\": \(JSONWriter.text(of: .string($0.spelling)))" } ?? "")
         }
 
         """
@@ -98,7 +101,7 @@ public enum ControllerFile {
         }
         guard case .object(let members) = parsed else { throw reader.fail("", "must be a JSON object") }
         let root = JSONObject(members)
-        try reader.onlyKnown(root, ["version", "channel", "upKey", "downKey", "presetKey", "hasAftertouch", "calibration", "actions", "transport"], in: "")
+        try reader.onlyKnown(root, ["version", "channel", "upKey", "downKey", "presetKey", "hasAftertouch", "calibration", "actions", "transport", "clockIn"], in: "")
         _ = try reader.integer(root, "version", in: 1...ControllerSettings.version)
         let channel: MIDIChannel?
         switch root["channel"] {
@@ -144,9 +147,15 @@ public enum ControllerFile {
             if let issue = read.issue { throw reader.fail(issue.path, issue.explanation) }
             transport = read.mode
         }
+        var clockIn: ClockInChoice?
+        if let value = root["clockIn"] {
+            let read = ClockInSchema.read(value, path: "clockIn")
+            if let issue = read.issue { throw reader.fail(issue.path, issue.explanation) }
+            clockIn = read.choice
+        }
         return ControllerSettings(channel: channel, upKey: UInt7(up)!, downKey: UInt7(down)!, presetKey: UInt7(preset)!,
                                   calibration: .init(deadZone: deadZone, maximum: maximum, curve: curve),
-                                  hasAftertouch: hasAftertouch, actions: actions, transport: transport)
+                                  hasAftertouch: hasAftertouch, actions: actions, transport: transport, clockIn: clockIn)
     }
 
     /// The shared reader of `actions` (`ActionSchema`, the presets' too); the first problem names its field.

@@ -27,7 +27,8 @@ public struct PresetStart: Sendable {
     /// the command line did not say otherwise: `--sample-*` and `--clock-offset`
     /// win; `--clock-while-stopped` and `--no-song-position` win when given (a
     /// flag can only say yes, or no); its `"transport"` unless `--transport` was
-    /// given. Tempo and bar: `settings(_:)`.
+    /// given; its `"clockIn"` unless `--clock-in` or `--alsa-clock-from` was.
+    /// Tempo and bar: `settings(_:)`.
     /// A sample file that does not decode throws, naming its field.
     public func applySettings(to options: inout Options) throws(PresetError) {
         guard let entry = preset else { return }
@@ -42,6 +43,11 @@ public struct PresetStart: Sendable {
                 throw PresetError(file: entry.file, path: "transport", problem: refusal, allowed: "\"off\", \"master\" or \"master-force\" with Link; any mode without it")
             }
             options.transport = mode
+        }
+        // `"clockIn"` unless `--clock-in` or `--alsa-clock-from` was given: at
+        // start only, the clock input is made with the client.
+        if !options.followsClock, let choice = entry.preset.clockIn, let refusal = options.takeClockIn(choice) {
+            throw PresetError(file: entry.file, path: "clockIn", problem: refusal, allowed: ClockInSchema.allowed)
         }
         // `"sync"` unless `--sync-out` was given; a `--sync-width` or `--sync-reset` given shapes it.
         if options.syncKind == nil, let sync = entry.preset.sync {

@@ -76,6 +76,7 @@ public enum RunCommand {
         session.presetSwitched = { [unowned session] entry in
             samplesInUse.use(entry)
             switchTransport(options, to: entry.preset, metronome: metronome, session: session)
+            if let refusal = options.clockInSwitchRefusal(entry.preset) { session.say("\(entry.preset.name): \(refusal)") }
         }
         session.tempoOwner = Self.tempoOwner(options, mode: jack.transport)
         session.refusedEngineTempi = { metronome.refusedEngineTempi }

@@ -31,7 +31,6 @@ public enum Tactus {
         do throws(OptionError) {
             try options.checkPractice()
             try options.checkRemote()
-            try options.checkTimeSources()
             options.tempoMap = try MapFile.load(options)
         } catch {
             printError(error.message)
@@ -49,6 +48,12 @@ public enum Tactus {
             }
         }
         do throws(OptionError) {
+            // After the starting preset's and the controller's `"clockIn"`, which
+            // `--connect-clock-in` may go with as it goes with `--clock-in`.
+            if options.command == .run {
+                options.applyControllerClockIn(path: UserFiles.controllerFile(ProcessEnvironment.current), preset: start?.preset?.preset)
+            }
+            try options.checkTimeSources()
             try options.resolveQuarterNoteTempo(meter: options.meter ?? start?.preset?.preset.bar.meter ?? .fourFour)
             // The speed trainer starts at its FROM tempo.
             if let trainer = options.trainer { options.tempo = trainer.from }

@@ -85,3 +85,65 @@ extension Options {
         transport = mode
     }
 }
+
+extension Options {
+    /// The clock input a file's `"clockIn"` asks for into these options, checked
+    /// as at start (`checkTimeSources`): nil when it takes, else why not (the
+    /// options are then as they were). `off` takes nothing: Tactus leads.
+    mutating func takeClockIn(_ choice: ClockInChoice) -> String? {
+        let before = self
+        // A conflict of the command line's own is said by the check at start, not blamed on the file.
+        var without = self
+        without.connectClockIn = []
+        guard (try? without.checkTimeSources()) != nil else { return nil }
+        switch choice {
+        case .off: return nil
+        case .jack: clockIn = true
+        case .alsa(let port): alsaClockFrom = port
+        }
+        do throws(OptionError) {
+            try checkTimeSources()
+            return nil
+        } catch {
+            self = before
+            let reason = error.message.hasPrefix("tactus: ") ? String(error.message.dropFirst("tactus: ".count)) : error.message
+            return "\"clockIn\": \"\(choice.spelling)\" cannot be used with this run: \(reason)"
+        }
+    }
+
+    /// The clock input of a run at start: `--clock-in` or `--alsa-clock-from`
+    /// wins, then the starting preset's `"clockIn"` (`off` included:
+    /// `PresetStart.applySettings` has taken it), then `controller.json`'s: the
+    /// studio's wiring (a drum machine that always leads), which a preset made
+    /// for one song may change. Nil: nothing to take.
+    public func startClockIn(controller: ControllerSettings?, preset: Preset?) -> ClockInChoice? {
+        guard !followsClock, preset?.clockIn == nil, let choice = controller?.clockIn, choice != .off else { return nil }
+        return choice
+    }
+
+    /// `controller.json`'s `"clockIn"` into these options at the start of a run
+    /// (`startClockIn`); one that cannot play with the command line is said,
+    /// naming the file and field, and the run starts without it. A file that
+    /// does not read is said by the control session, which reads it for the keys.
+    mutating func applyControllerClockIn(path: String, preset: Preset?) {
+        guard let choice = startClockIn(controller: try? ControllerFile.load(path: path), preset: preset) else { return }
+        if let refusal = takeClockIn(choice) { printError("tactus: \(path): clockIn: \(refusal)") }
+    }
+}
+
+extension Options {
+    /// The clock input this run follows, as a file spells it.
+    var clockInPlaying: ClockInChoice {
+        if clockIn { return .jack }
+        return alsaClockFrom.map(ClockInChoice.alsa) ?? .off
+    }
+
+    /// What a switch to `preset` says when its `"clockIn"` names another input
+    /// than the one playing, or nil: the inputs are made at start (the JACK
+    /// port, the sequencer subscription), so a preset's `"clockIn"` is taken at
+    /// start only, as `"link"` is, and the grid's source stays what it is.
+    public func clockInSwitchRefusal(_ preset: Preset) -> String? {
+        guard let choice = preset.clockIn, choice != clockInPlaying else { return nil }
+        return "\"clockIn\": \"\(choice.spelling)\" is taken at start only: the clock input stays \"\(clockInPlaying.spelling)\""
+    }
+}

@@ -21,11 +21,17 @@ public struct ControllerSettings: Hashable, Sendable {
     /// nil: `off` unless the command line or the starting preset says another.
     /// `--transport` wins, then the starting preset's `"transport"`, then this.
     public var transport: JackTransportMode?
+    /// The MIDI beat clock this studio's runs follow (the file's `clockIn`,
+    /// `ClockInSchema`); nil: none unless the command line or the starting
+    /// preset names one. `--clock-in` or `--alsa-clock-from` wins, then the
+    /// starting preset's `"clockIn"`, then this.
+    public var clockIn: ClockInChoice?
 
     public init(channel: MIDIChannel?, upKey: UInt7, downKey: UInt7, presetKey: UInt7,
                 calibration: PressureConfiguration.Calibration = .init(), hasAftertouch: Bool = true,
-                actions: [ActionBinding] = [], transport: JackTransportMode? = nil) {
+                actions: [ActionBinding] = [], transport: JackTransportMode? = nil, clockIn: ClockInChoice? = nil) {
         self.actions = actions
+        self.clockIn = clockIn
         self.transport = transport
         self.channel = channel
         self.upKey = upKey

@@ -34,6 +34,11 @@ public struct Preset: Hashable, Sendable {
     /// (docs/DESIGN.md §14), for `tactus render` at start; nil: none. The
     /// command line's `--sync-out` wins.
     public var sync: SyncSettings?
+    /// The MIDI beat clock to follow, as `--clock-in` or `--alsa-clock-from`
+    /// (docs/DESIGN.md §9.1), at start only: the inputs are made when the run
+    /// starts. nil (the key left out): `controller.json`'s, or none. The
+    /// command line's wins.
+    public var clockIn: ClockInChoice?
 
     public init(name: String, tempo: BPM, bar: BarSettings = BarSettings(), sounds: PresetSounds = PresetSounds(),
                 pressure: PressureConfiguration = PressureConfiguration(), clock: ClockOptions = ClockOptions(), program: UInt7? = nil) {

@@ -27,6 +27,7 @@ enum PresetSchema {
             .value("link", \.preset.link, .flag),
             .value("transport", \.preset.transport, .optional(TransportSchema.format)),
             .value("sync", \.preset.sync, .optional(SyncSchema.format)),
+            .value("clockIn", \.preset.clockIn, .optional(ClockInSchema.format)),
         ] + practiceFields, rules: practiceRules + [
             PresetRule(key: "swing") { draft in
                 let bar = draft.preset.bar
