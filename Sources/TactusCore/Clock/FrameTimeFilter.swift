@@ -52,6 +52,7 @@ public struct FrameTimeFilter: Sendable, BitwiseCopyable {
         /// stays noisy cannot keep it unsettled.
         public var maximumSuspect: Int = 16
 
+        @_noLocks @_noAllocation
         public init() {}
     }
 
@@ -93,6 +94,9 @@ public struct FrameTimeFilter: Sendable, BitwiseCopyable {
     /// Resets done since the start (the first point not counted).
     public private(set) var resets = 0
 
+    /// Made, read and fed in the JACK cycle (`LinkTimeline.bridged`, in
+    /// another module): annotated so that cycle is checked through them.
+    @_noLocks @_noAllocation
     public init(settings: Settings = Settings()) { self.settings = settings }
 
     /// True once started and while no suspect point awaits confirmation.
@@ -102,7 +106,7 @@ public struct FrameTimeFilter: Sendable, BitwiseCopyable {
     public var microsecondsPerFrame: Double? { started ? rate : nil }
 
     /// The filtered time of `frame` (µs); nil before the first point.
-    @inline(__always)
+    @inline(__always) @_noLocks @_noAllocation
     public func microseconds(atFrame f: Int64) -> Double? {
         started ? time + Double(f - frame) * rate : nil
     }
@@ -118,7 +122,7 @@ public struct FrameTimeFilter: Sendable, BitwiseCopyable {
 
     /// Takes one cycle's point: its first frame, its measured time (µs) and the
     /// measured µs per frame.
-    @discardableResult
+    @discardableResult @_noLocks @_noAllocation
     public mutating func update(frame f: Int64, microseconds t: Double, microsecondsPerFrame measuredRate: Double) -> Update {
         guard started else {
             restart(frame: f, time: t, rate: measuredRate > 0 ? measuredRate : 0)
