@@ -118,12 +118,13 @@ import Testing
     /// jalv reads the transport at each cycle's first frame and sends a position
     /// only on the first rolling cycle and when the tempo changed, its barBeat
     /// beat − 1 + tick / 1920 as a float; as the offline host's `--position`.
-    static func jalvPositions(_ master: (UInt32) -> jack_position_t, frames: Int, period: Int = 256) -> [String] {
+    /// `everyCycle`: a host that sends one every cycle, the same way.
+    static func jalvPositions(_ master: (UInt32) -> jack_position_t, frames: Int, period: Int = 256, everyCycle: Bool = false) -> [String] {
         var out: [String] = []
         var bpm = 0.0
         for frame in stride(from: 0, to: frames, by: period) {
             let p = master(UInt32(frame))
-            guard p.beats_per_minute != bpm else { continue }
+            guard everyCycle || p.beats_per_minute != bpm else { continue }
             bpm = p.beats_per_minute
             let barBeat = Float(Double(p.beat - 1) + Double(p.tick) / p.ticks_per_beat)
             out += ["--position", "\(frame):\(p.bar - 1),\(barBeat),\(p.beats_per_bar),\(p.beat_type),\(p.beats_per_minute),1"]
@@ -154,6 +155,26 @@ import Testing
         for (c, b) in zip(clicks, klick.beats) { #expect(abs(c - b.frame) <= 0.5, "click at \(c), klick's bar \(b.bar) beat \(b.beat) at \(b.frame)") }
         let lines = klick.beats.filter { $0.beat == 1 && $0.bar <= 5 }.map(\.frame)
         let accents = r.onsets.filter { $0.port == 1 && $0.value > 0.8 }.map { Double($0.frame) }.prefix(lines.count)
+        #expect(accents.count == lines.count && zip(accents, lines).allSatisfy { abs($0 - $1) <= 0.5 }, "accents \(accents), bar lines \(lines)")
+    }
+
+    /// A host that sends klick's whole ticks every cycle: each reading only
+    /// bounds the line (the song lies within the tick after it), and one within
+    /// the bounds confirms the line rather than moving it to its floor: every
+    /// click within half a frame of klick's beat, all 29, and every bar line's
+    /// accent, 4/4 again from bar 6.
+    @Test func hostSyncNarrowsWholeTicksSentEveryCycleWithoutMovingTheLine() throws {
+        let klick = KlickTempoMap.barLinesOnCycleStarts
+        let frames = Int(klick.beats.last!.frame) + 2000
+        let (r, _) = try LV2Bundle.render(["--frames", "\(frames)", "--block", "256"]
+                                          + Self.jalvPositions(klick.position, frames: frames, everyCycle: true))
+        let clicks = r.clicks(port: 1).map(Double.init)
+        let worst = zip(clicks, klick.beats).map { abs($0 - $1.frame) }.max() ?? .nan
+        print("LV2 host sync under klick's whole ticks every cycle (offline host): \(clicks.count) clicks for \(klick.beats.count) beats, worst error \(worst) frames")
+        #expect(clicks.count == klick.beats.count, "clicks \(clicks)")
+        for (c, b) in zip(clicks, klick.beats) { #expect(abs(c - b.frame) <= 0.5, "click at \(c), klick's bar \(b.bar) beat \(b.beat) at \(b.frame)") }
+        let lines = klick.beats.filter { $0.beat == 1 }.map(\.frame)
+        let accents = r.onsets.filter { $0.port == 1 && $0.value > 0.8 }.map { Double($0.frame) }
         #expect(accents.count == lines.count && zip(accents, lines).allSatisfy { abs($0 - $1) <= 0.5 }, "accents \(accents), bar lines \(lines)")
     }
 
