@@ -27,7 +27,7 @@ extension JACKServerTests.JackTransport {
         // The LV2 plugin on host sync in jalv, in the same session: its click on port 3.
         let jalv = try JalvProcess(server: server, name: "klv2", controls: ["sync": 1])
         defer { jalv.stop() }
-        let (recorder, out) = try Self.startRecorder(on: host, tag, seconds: 20, audioPorts: 3, connections: ["audio_3=klv2:click"])
+        let (recorder, out) = try Self.startRecorder(on: host, tag, seconds: 19, audioPorts: 3, connections: ["audio_3=klv2:click"])
         let (tactus, log) = try Self.launchTactus(on: host, tag, ["--transport", "follow", "--bpm", "100", "--start-stopped"])
         defer { if tactus.isRunning { kill(tactus.processIdentifier, SIGKILL) } }
         let klick = try TestProcess.launch("/usr/bin/klick", ["-T", "-n", "klick", "-p", "rec:audio_2", "-f", mapFile],
