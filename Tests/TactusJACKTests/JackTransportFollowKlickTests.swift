@@ -11,7 +11,11 @@ extension JACKServerTests.JackTransport {
     /// (3) beat 5 of 4: every one of klick's 29 beats has Tactus's click within
     /// 1 frame, downbeats included; Tactus's accent falls where klick's does and
     /// on the map's bar lines only; no click besides; no Stop or Song Position
-    /// while the map plays (the transport never moved).
+    /// while the map plays (the transport never moved). The LV2 plugin on host
+    /// sync in jalv, in the same session (port 3): jalv's time:Position events of
+    /// klick's whole ticks put every one of its clicks within 1 frame of the
+    /// map's beat, through the tempo and meter change at bar 3, the accents on
+    /// bars 1–5's lines (docs/DESIGN.md §8.5).
     @Test func followingKlickAsTimebaseMasterEveryBeatHasItsClickDownbeatsIncluded() throws {
         try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/klick"), "klick is a test dependency: apt-get install klick")
         let server = try JackTestServer()
@@ -20,7 +24,10 @@ extension JACKServerTests.JackTransport {
         let tag = "klick"
         let mapText = KlickTempoMap.barLinesOnCycleStarts.entries.map { "\($0.bars) \($0.beats)/\($0.denom) \(Int($0.tempo))" }.joined(separator: "\n") + "\n"
         let mapFile = try Self.map("\(server.name).klick.map", mapText)
-        let (recorder, out) = try Self.startRecorder(on: host, tag, seconds: 20, audioPorts: 2)
+        // The LV2 plugin on host sync in jalv, in the same session: its click on port 3.
+        let jalv = try JalvProcess(server: server, name: "klv2", controls: ["sync": 1])
+        defer { jalv.stop() }
+        let (recorder, out) = try Self.startRecorder(on: host, tag, seconds: 19, audioPorts: 3, connections: ["audio_3=klv2:click"])
         let (tactus, log) = try Self.launchTactus(on: host, tag, ["--transport", "follow", "--bpm", "100", "--start-stopped"])
         defer { if tactus.isRunning { kill(tactus.processIdentifier, SIGKILL) } }
         let klick = try TestProcess.launch("/usr/bin/klick", ["-T", "-n", "klick", "-p", "rec:audio_2", "-f", mapFile],
@@ -36,6 +43,7 @@ extension JACKServerTests.JackTransport {
         kill(klick.processIdentifier, SIGTERM)
         _ = TestProcess.wait(klick, seconds: 10)
         #expect(Launch.stop(tactus) == 0)
+        #expect(jalv.stop() == 0, "jalv's exit status")
         let r = try Recording(contentsOf: out)
         #expect(!Launch.text(log).contains("error"), "\(Launch.text(log))")
 
@@ -68,6 +76,26 @@ extension JACKServerTests.JackTransport {
         print("following klick -T (jackd): \(ours.count) Tactus clicks for klick's \(klicks.count) beats, \(downbeats) of \(beats.filter { $0.beat == 1 }.count) downbeats accented with klick's, "
               + "\(wrong.count) beats wrong, transport messages \(transport), xruns \(r.xruns)")
         #expect(wrong.isEmpty, "\(wrong)")
+        // The LV2 plugin in jalv: its clicks against the map's beats (transport frames), beat by beat.
+        let plugin = r.onsets.filter { $0.port == 3 && inMap($0) }
+        var pluginErrors: [Double] = []
+        var pluginWrong: [String] = []
+        for beat in beats {
+            let near = plugin.filter { abs((transportFrame($0.frame) ?? -1e9) - beat.frame) <= 20 }
+            guard near.count == 1, let t = transportFrame(near[0].frame) else {
+                pluginWrong.append("bar \(beat.bar) beat \(beat.beat) at \(beat.frame): plugin \(near.map { transportFrame($0.frame) ?? -1 })")
+                continue
+            }
+            pluginErrors.append(t - beat.frame)
+            // jalv tells a meter change only with a tempo change: bar 6's 4/4 at the same 133 never reaches the plugin.
+            if abs(t - beat.frame) > 1 || (beat.bar <= 5 && (near[0].value > 0.8) != (beat.beat == 1)) {
+                pluginWrong.append("bar \(beat.bar) beat \(beat.beat) at \(beat.frame): plugin at \(t)\(near[0].value > 0.8 ? " accented" : "")")
+            }
+        }
+        print("LV2 plugin in jalv following klick -T: \(plugin.count) clicks for the map's \(beats.count) beats, error (frames) per beat "
+              + "\(pluginErrors.map { ($0 * 100).rounded() / 100 }), \(pluginWrong.count) beats wrong")
+        #expect(pluginWrong.isEmpty, "\(pluginWrong)")
+        #expect(plugin.count == beats.count, "the plugin's clicks \(plugin.map { transportFrame($0.frame) ?? -1 })")
         #expect(ours.count == klicks.count, "Tactus's clicks \(ours.map { transportFrame($0.frame) ?? -1 })")
         #expect(transport == [[0xFA]], "\(transport)")
     }

@@ -49,14 +49,16 @@ extension JACKServerTests {
         }
 
         /// The tests' recorder (`rec`: `audioPorts` audio ports, one MIDI port, the
-        /// transport every cycle) for `seconds`, ready when this returns.
-        static func startRecorder(on server: Host, _ tag: String, seconds: Double, audioPorts: Int = 1) throws -> (Process, URL) {
+        /// transport every cycle) for `seconds`, ready when this returns;
+        /// `connections` as its `--connect` (its port=another client's).
+        static func startRecorder(on server: Host, _ tag: String, seconds: Double, audioPorts: Int = 1,
+                                  connections: [String] = []) throws -> (Process, URL) {
             let out = TestFiles.file("\(server.name).\(tag).recording")
             let ready = TestFiles.file("\(server.name).\(tag).ready")
             let recorder = try server.launch(TestFiles.probe, [
                 "record", "--name", "rec", "--out", out.path, "--ready", ready.path, "--transport",
                 "--audio-ports", "\(audioPorts)", "--midi-ports", "1", "--seconds", "\(seconds)",
-            ] + server.serverArguments, TestFiles.file("\(server.name).\(tag).recorder.log"), [:])
+            ] + connections.flatMap { ["--connect", $0] } + server.serverArguments, TestFiles.file("\(server.name).\(tag).recorder.log"), [:])
             #expect(TestProcess.waitForFile(ready, seconds: 10))
             return (recorder, out)
         }

@@ -1,3 +1,4 @@
+import CJack
 import Foundation
 import Testing
 
@@ -87,10 +88,12 @@ import Testing
     /// block's first frame and sends a time:Position only when it changed (the
     /// first rolling block, then the tempo), its barBeat a float of whole ticks
     /// (1/1920 beat): the next block's first frame, 88 832, says bar 2 (index 1)
-    /// beat 14/1920, so the host's bar line is 210 frames before it, 6.6 frames
-    /// after the exact one. Bar 2's downbeat sounds in the block before, on the
-    /// exact line; from there beat 1 stays on the host's bar lines: every click
-    /// within half a frame of its beat, accents every three beats from bar 2.
+    /// beat 14/1920, which puts the bar line 210 frames before it, 6.6 frames
+    /// after the exact one; the reading only says the song lies within the tick
+    /// after it. Bar 2's downbeat sounds in the block before, on the exact line,
+    /// and the new tempo is taken from that beat of the old line, which the
+    /// reading allows (docs/DESIGN.md §8.5): every click within half a frame of
+    /// the exact beat, accents every three beats from bar 2.
     @Test func hostSyncPutsBeatOneOnTheHostsBarLineWhenTheMeterChangesMidBlock() throws {
         let exactBar2 = 4 * 60 * Self.sampleRate / 130
         let report = (exactBar2 / 256).rounded(.up) * 256
@@ -99,15 +102,100 @@ import Testing
         #expect(report == 88_832 && tick == 14 && abs(bar2 - exactBar2 - 6.615) < 0.01)
         let (r, _) = try LV2Bundle.render(["--frames", "340000", "--block", "256",
                                            "--position", "0:0,0,4,4,130,1", "--position", "88832:1,\(tick / 1920),3,4,100,1"])
-        // The host's beats up to 336 000 frames: five at 130, then bar 2's bar line on.
-        let beats = (0..<5).map { Double($0) * 60 * Self.sampleRate / 130 } + (1..<9).map { bar2 + Double($0) * 28800 }
+        // The host's beats up to 336 000 frames: five at 130, then bar 2's exact bar line on.
+        let beats = (0..<5).map { Double($0) * 60 * Self.sampleRate / 130 } + (1..<9).map { exactBar2 + Double($0) * 28800 }
         let clicks = r.clicks(port: 1).map(Double.init).filter { $0 < 336_000 }
         #expect(clicks.count == beats.count, "clicks \(clicks)")
         for (c, b) in zip(clicks, beats) { #expect(abs(c - b) <= 0.5, "click at \(c), the host's beat at \(b)") }
         let accents = r.onsets.filter { $0.port == 1 && $0.value > 0.8 }.map { Double($0.frame) }.filter { $0 < 336_000 }
-        let lines = [0, exactBar2, bar2 + 86400, bar2 + 2 * 86400]
+        let lines = [0, exactBar2, exactBar2 + 86400, exactBar2 + 2 * 86400]
         #expect(accents.count == lines.count, "accents \(accents)")
         for (a, l) in zip(accents, lines) { #expect(abs(a - l) <= 0.5, "accent at \(a), the host's bar line at \(l)") }
+    }
+
+    /// The time:Position events jalv 1.6 makes from `master`'s BBT (a function
+    /// of the cycle's transport frame), cycles of `period` from frame 0 rolling:
+    /// jalv reads the transport at each cycle's first frame and sends a position
+    /// only on the first rolling cycle and when the tempo changed, its barBeat
+    /// beat − 1 + tick / 1920 as a float; as the offline host's `--position`.
+    /// `everyCycle`: a host that sends one every cycle, the same way.
+    static func jalvPositions(_ master: (UInt32) -> jack_position_t, frames: Int, period: Int = 256, everyCycle: Bool = false) -> [String] {
+        var out: [String] = []
+        var bpm = 0.0
+        for frame in stride(from: 0, to: frames, by: period) {
+            let p = master(UInt32(frame))
+            guard everyCycle || p.beats_per_minute != bpm else { continue }
+            bpm = p.beats_per_minute
+            let barBeat = Float(Double(p.beat - 1) + Double(p.tick) / p.ticks_per_beat)
+            out += ["--position", "\(frame):\(p.bar - 1),\(barBeat),\(p.beats_per_bar),\(p.beat_type),\(p.beats_per_minute),1"]
+        }
+        return out
+    }
+
+    /// klick `-T` through jalv (KlickTempoMap.barLinesOnCycleStarts: 2 bars 4/4
+    /// at 120, 3 bars 3/4 at 133, 3 bars 4/4 at 133, bar 3 on a cycle's first
+    /// frame, 192 000): the positions jalv makes of klick's whole ticks, the
+    /// first at frame 0 and the next at 192 256, the first cycle at 133 (bar 3
+    /// beat 1 tick 22: 7.9 frames before the exact beat). The plugin takes the
+    /// old line to its last beat and 133 from there, which that reading allows:
+    /// every click within half a frame of klick's beat, through the tempo and
+    /// meter change; the accents on bars 1–5's lines. jalv tells nothing at bar
+    /// 6 (4/4 at the same tempo), so the plugin goes on in 3/4 there.
+    @Test func hostSyncUnderKlickThroughJalvClicksOnKlicksBeatsThroughTheTempoChange() throws {
+        let klick = KlickTempoMap.barLinesOnCycleStarts
+        let frames = Int(klick.beats.last!.frame) + 2000
+        let positions = Self.jalvPositions(klick.position, frames: frames)
+        #expect(positions == ["--position", "0:0,0.0,4.0,4.0,120.0,1", "--position", "192256:2,0.011458334,3.0,4.0,133.0,1"])
+        let (r, _) = try LV2Bundle.render(["--frames", "\(frames)", "--block", "256"] + positions)
+        let clicks = r.clicks(port: 1).map(Double.init)
+        let errors = zip(clicks, klick.beats).map { $0 - $1.frame }
+        print("LV2 host sync under klick through jalv (offline host): \(clicks.count) clicks for \(klick.beats.count) beats, "
+              + "error (frames) per beat \(errors.map { ($0 * 100).rounded() / 100 })")
+        #expect(clicks.count == klick.beats.count, "clicks \(clicks)")
+        for (c, b) in zip(clicks, klick.beats) { #expect(abs(c - b.frame) <= 0.5, "click at \(c), klick's bar \(b.bar) beat \(b.beat) at \(b.frame)") }
+        let lines = klick.beats.filter { $0.beat == 1 && $0.bar <= 5 }.map(\.frame)
+        let accents = r.onsets.filter { $0.port == 1 && $0.value > 0.8 }.map { Double($0.frame) }.prefix(lines.count)
+        #expect(accents.count == lines.count && zip(accents, lines).allSatisfy { abs($0 - $1) <= 0.5 }, "accents \(accents), bar lines \(lines)")
+    }
+
+    /// A host that sends klick's whole ticks every cycle: each reading only
+    /// bounds the line (the song lies within the tick after it), and one within
+    /// the bounds confirms the line rather than moving it to its floor: every
+    /// click within half a frame of klick's beat, all 29, and every bar line's
+    /// accent, 4/4 again from bar 6.
+    @Test func hostSyncNarrowsWholeTicksSentEveryCycleWithoutMovingTheLine() throws {
+        let klick = KlickTempoMap.barLinesOnCycleStarts
+        let frames = Int(klick.beats.last!.frame) + 2000
+        let (r, _) = try LV2Bundle.render(["--frames", "\(frames)", "--block", "256"]
+                                          + Self.jalvPositions(klick.position, frames: frames, everyCycle: true))
+        let clicks = r.clicks(port: 1).map(Double.init)
+        let worst = zip(clicks, klick.beats).map { abs($0 - $1.frame) }.max() ?? .nan
+        print("LV2 host sync under klick's whole ticks every cycle (offline host): \(clicks.count) clicks for \(klick.beats.count) beats, worst error \(worst) frames")
+        #expect(clicks.count == klick.beats.count, "clicks \(clicks)")
+        for (c, b) in zip(clicks, klick.beats) { #expect(abs(c - b.frame) <= 0.5, "click at \(c), klick's bar \(b.bar) beat \(b.beat) at \(b.frame)") }
+        let lines = klick.beats.filter { $0.beat == 1 }.map(\.frame)
+        let accents = r.onsets.filter { $0.port == 1 && $0.value > 0.8 }.map { Double($0.frame) }
+        #expect(accents.count == lines.count && zip(accents, lines).allSatisfy { abs($0 - $1) <= 0.5 }, "accents \(accents), bar lines \(lines)")
+    }
+
+    /// A host that tells the tempo on the bar line's own cycle with klick's
+    /// count there (bar 3 beat 5 of 4, tick 0: barBeat 4 of 4) and the meter a
+    /// cycle late: the barBeat past the bar is that bar's beat 1, so bar 3's
+    /// downbeat sounds on its frame, 3/4 from there, every click on klick's beat.
+    @Test func hostSyncTakesABeatPastTheBarAsTheBarItNames() throws {
+        let klick = KlickTempoMap.barLinesOnCycleStarts
+        let frames = 400_000
+        let positions = ["--position", "0:0,0,4,4,120,1", "--position", "192000:2,4,4,4,133,1",
+                         "--position", "192256:2,\(Float(22.0 / 1920)),3,4,133,1"]
+        let (r, _) = try LV2Bundle.render(["--frames", "\(frames)", "--block", "256"] + positions)
+        let beats = klick.beats.filter { $0.frame < Double(frames) - 1000 }
+        let clicks = r.clicks(port: 1).map(Double.init).filter { $0 < Double(frames) - 1000 }
+        #expect(clicks.count == beats.count, "clicks \(clicks)")
+        for (c, b) in zip(clicks, beats) { #expect(abs(c - b.frame) <= 0.5, "click at \(c), klick's bar \(b.bar) beat \(b.beat) at \(b.frame)") }
+        let lines = beats.filter { $0.beat == 1 }.map(\.frame)
+        let accents = r.onsets.filter { $0.port == 1 && $0.value > 0.8 }.map { Double($0.frame) }.filter { $0 < Double(frames) - 1000 }
+        #expect(accents.count == lines.count && zip(accents, lines).allSatisfy { abs($0 - $1) <= 0.5 }, "accents \(accents), bar lines \(lines)")
+        #expect(r.midi().filter { $0.bytes != [0xF8] }.map(\.bytes) == [[0xFA]], "no locate: \(r.midi().filter { $0.bytes != [0xF8] })")
     }
 
     /// The host stops (speed 0) on beat 3: MIDI Stop and Song Position 8 (16ths),
