@@ -53,7 +53,7 @@ struct PressureFilesTests {
         #expect(error("{") == "tactus: /c.json is not valid JSON: line 1, column 2: the file ends inside an object (expected a key): it is truncated")
         #expect(error("[1]") == "tactus: /c.json: must be a JSON object")
         #expect(error("{" + good + ", " + calibration + #", "upkey": 3}"#)
-                == "tactus: /c.json: field 'upkey' is not known (known fields: version, channel, upKey, downKey, presetKey, hasAftertouch, calibration, actions, transport)")
+                == "tactus: /c.json: field 'upkey' is not known (known fields: version, channel, upKey, downKey, presetKey, hasAftertouch, calibration, actions, transport, clockIn)")
         #expect(error(#"{"version": 1, "channel": 17, "upKey": 72, "downKey": 71, "presetKey": 70, "# + calibration + "}")
                 == #"tactus: /c.json: field 'channel' 17 is not a channel: 1 to 16, or "omni""#)
         #expect(error(#"{"version": 1, "channel": 1, "upKey": true, "downKey": 71, "presetKey": 70, "# + calibration + "}")
