@@ -66,6 +66,25 @@ extension JACKServerTests.LinkOnJACK {
         }
     }
 
+    /// Whether the server's frames kept its clock for the second up to a
+    /// period after `frame`, so that a time Link placed on the host's clock
+    /// can be judged in frames there: no xrun notice, recorder hole or late
+    /// wake-up (`leftItsClock`), and every cycle's host time within 100 µs of
+    /// one line at the nominal rate. After an xrun jack2 re-estimates its
+    /// cycle times over seconds: in one run they ran 1 to 2 % off the frames
+    /// for 2.5 s after two xruns, with no cycle 1 ms off the one before, and
+    /// Tactus's frame-time filter, following them, committed 138.1 BPM for
+    /// the clock's 140; a quiet run's cycle times stay within 35 µs of the
+    /// line over any second.
+    static func keptItsClock(_ r: Recording, around frame: Int64) -> Bool {
+        let from = frame - Int64(r.sampleRate), to = frame + Int64(max(r.period, 256))
+        guard !r.leftItsClock(from: from, to: to) else { return false }
+        let cycles = r.cycleTimes.filter { $0.frame >= from && $0.frame <= to }
+        guard let first = cycles.first, cycles.count * max(r.period, 256) >= r.sampleRate / 2 else { return false }
+        let off = cycles.map { $0.microseconds - first.microseconds - Double($0.frame - first.frame) * 1e6 / Double(r.sampleRate) }
+        return off.max()! - off.min()! <= 100
+    }
+
     /// `--clock-in --link --link-start-stop`: Tactus (`ck`) follows a scripted
     /// clock into `clock_in` (`send` into `rec:midi_1`, the recorder, which
     /// Tactus's `--connect-clock-in snd:out` taps: the ticks recorded are
@@ -86,9 +105,9 @@ extension JACKServerTests.LinkOnJACK {
     /// (120, then 140, to 0.01 BPM); the peer's play state starts at the
     /// first frame of the block holding the lock's tick (the third) and stops
     /// at the first frame of the block holding the clock's Stop, each within
-    /// 1 ms, where the follower's rolling starts and ends. A beat is judged where the
-    /// server's frames kept its clock from 0.1 s before it to a period after
-    /// (`leftItsClock`: no xrun, recorder hole or late wake-up), since the
+    /// 1 ms, where the follower's rolling starts and ends. A beat (and the
+    /// start and the stop) is judged where the server's frames kept its clock
+    /// from a second before it to a period after (`keptItsClock`), since the
     /// peer's beats are in host time and the clock's in frames.
     @Test func theIncomingClockReachesASecondPeerWithin1Millisecond() throws {
         let began = Date()
@@ -139,7 +158,7 @@ extension JACKServerTests.LinkOnJACK {
             let inStretch = (2..<script.beats120).contains(k) || ((script.beats120 + 2)...(script.beats120 + script.beats140)).contains(k)
             guard inStretch else { continue }
             let at = Int64(clockBeats[k].rounded())
-            if rec.leftItsClock(from: at - 4_800, to: at + period) { notJudged += 1; continue }
+            if !Self.keptItsClock(rec, around: at) { notJudged += 1; continue }
             judged.append(Judged(k: k, frame: Double(frame), off: Double(frame) - clockBeats[k], phase: b.phase, tempo: b.tempo, peers: b.peers))
         }
         let offs = judged.map(\.off)
@@ -154,16 +173,17 @@ extension JACKServerTests.LinkOnJACK {
         let stopped = reads.last.flatMap { r in r.playing ? nil : rec.frame(atHostMicroseconds: r.playingSince) }
         let tempi = Set(judged.map { String(format: "%.3f", $0.tempo) }).sorted()
         print("Link from clock in: the peer's beats against the clock's: \(judged.count) judged (\(before.count) at 120, \(after.count) at 140), "
-            + "\(notJudged) not (the server left its clock), "
+            + "\(notJudged) not (the server left its clock in the second before), "
             + String(format: "worst %.1f frames (%.3f ms), mean |off| %.1f frames", worst, worst / 48, offs.isEmpty ? 0 : offs.map(abs).reduce(0, +) / Double(offs.count))
             + "; tempi \(tempi); offs \(judged.map { "\($0.k):\(Int($0.off.rounded()))" })")
         print("Link from clock in: Tactus's clicks against the clock's beats from beat 2: worst \(clickOffs.map(abs).max() ?? .nan) frames; "
             + "the peer plays from \(started.map { "\($0 - tick0 - 2_000)" } ?? "never") frames from the lock's tick (tick 2), stops \(stopped.map { "\($0 - stop)" } ?? "never") "
             + "frames from the clock's Stop; \(reads.count) reads; xruns \(rec.xruns), take \(String(format: "%.1f", Date().timeIntervalSince(began))) s")
 
-        // Some beats of each stretch judged: five at 120 and four at 140 are there,
-        // and only a server leaving its clock at every one of them leaves none.
-        #expect(!before.isEmpty && !after.isEmpty, "judged \(judged.map(\.k)), \(notJudged) not; xruns \(rec.xruns)\n\(messages)")
+        // Some beat judged: six at 120 and five at 140 are there, and only the
+        // server leaving its clock through both stretches leaves none (an xrun
+        // near the step can leave the whole stretch at 140 unjudged, above).
+        #expect(!judged.isEmpty, "judged \(judged.map(\.k)), \(notJudged) not; xruns \(rec.xruns)\n\(messages)")
         #expect(judged.allSatisfy { abs($0.off) <= 48 }, "\(judged.filter { abs($0.off) > 48 }.map { "beat \($0.k): \($0.off)" })")
         // Bar lines on bar lines: the peer's phase at the clock's beat k is k over the quantum.
         #expect(judged.allSatisfy { Int($0.phase.rounded()) % 4 == $0.k % 4 }, "\(judged.map { "\($0.k): \($0.phase)" })")
@@ -177,10 +197,10 @@ extension JACKServerTests.LinkOnJACK {
         // where the server kept its clock there (the change itself always).
         let lockTick = tick0 + 2 * 1_000
         #expect(started != nil && stopped != nil, "the peer's play state: \(reads.first(where: \.playing).map { "\($0)" } ?? "never played"), last \(reads.last.map { "\($0)" } ?? "none")")
-        if let started, !rec.leftItsClock(from: lockTick - 4_800, to: lockTick + period) {
+        if let started, Self.keptItsClock(rec, around: lockTick) {
             #expect(started >= lockTick - (period - 1) - 48 && started <= lockTick + 48, "started \(started - lockTick) frames from the lock's tick")
         }
-        if let stopped, !rec.leftItsClock(from: stop - 4_800, to: stop + period) {
+        if let stopped, Self.keptItsClock(rec, around: stop) {
             #expect(stopped >= stop - (period - 1) - 48 && stopped <= stop + 48, "stopped \(stopped - stop) frames from the Stop")
         }
     }
