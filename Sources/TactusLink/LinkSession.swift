@@ -49,7 +49,7 @@ public final class LinkSession: @unchecked Sendable {
         let time = microseconds ?? clockMicroseconds
         return LinkSnapshot(tempo: tactus_link_tempo(state), beat: tactus_link_beat_at_time(state, time, quantum),
                             phase: tactus_link_phase_at_time(state, time, quantum), playing: tactus_link_is_playing(state),
-                            peers: peers)
+                            playingSince: tactus_link_time_for_is_playing(state), peers: peers)
     }
 
     /// Sets the session tempo from the application thread (for peers that are
@@ -83,6 +83,9 @@ public struct LinkSnapshot: Sendable, Equatable {
     public var beat: Double
     public var phase: Double
     public var playing: Bool
+    /// When the session last started or stopped (Link's clock, µs): a peer that
+    /// shares start and stop plays from there, whenever the news reached it.
+    public var playingSince: Int64
     public var peers: Int
 }
 

@@ -32,6 +32,9 @@ usage: tactus-jack-probe MODE [options]
   cycles   --out FILE [-s SERVER] [--seconds S]   (jack_get_cycle_times of every cycle)
   link-walker [--seconds S] [--every MS] [--tempi BPM,BPM..]   (a Link peer, no JACK: commits
            the next tempo every MS ms, from its application thread; run it in a private netns)
+  link-listener --out FILE [--seconds S] [--every MS] [--quantum Q] [--start-stop]   (a Link peer,
+           no JACK, that changes nothing: the session read every MS ms, `P host_us tempo beat phase
+           playing playing_since_us peers`; run it in a private netns)
   stall    --to PORT [-s SERVER] [--every SECONDS] [--milliseconds MS] [--count N]
            (xruns on purpose; prints `stall MONOTONIC_US DURATION_US` after each)
 """
@@ -47,6 +50,7 @@ case "allocate": exit(Allocator.main(&rest))
 case "transport": exit(Transport.main(&rest))
 case "stall": exit(Staller.main(&rest))
 case "link-walker": exit(LinkWalker.main(&rest))
+case "link-listener": exit(LinkListener.main(&rest))
 case "cycles": exit(CycleTimes.main(&rest))
 default: fail(usage)
 }

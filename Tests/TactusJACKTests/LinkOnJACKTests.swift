@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TactusCore
 @testable import TactusJACK
@@ -554,19 +555,47 @@ extension JACKServerTests {
             #expect(textB.contains("tempo \(BPM(reached)) BPM"), "B \(textB) A published \(reached)")
         }
 
-        /// The real-time proof with Link: the metronome harness under the
-        /// interposer (period 64), joined to a session whose other peer commits a
-        /// new tempo every 100 ms: not one allocation or lock on the process
-        /// thread. It starts once the peer is there, so it commits nothing
-        /// itself (a commit wakes Link's thread with `pthread_cond_signal`).
-        /// With `--transport master` too: the session published as JACK BBT,
-        /// the timebase callback every cycle, under the same count. With
-        /// `--clock-in` (the real-time proof's clock, docs/DESIGN.md §9.1): the
-        /// clock committed to the session, every peer's change answered, the
-        /// commits the control thread's (`LinkBridge`), under the same count.
-        @Test(arguments: [[String](), ["--transport", "master"], ["--clock-in"]])
-        func processCallbackWithLinkNeitherAllocatesNorLocks(transport: [String]) throws {
-            guard let network = try PrivateNetwork.make() else { return }
+        /// One run of the real-time proof with Link (below): the harness's
+        /// interposer report, its events log and how it exited.
+        struct RealtimeRun: Sendable {
+            var report: RealtimeProof.ProbeReport
+            var log: String
+            var harnessStatus: Int32?
+        }
+
+        static let realtimeCases: [[String]] = [[], ["--transport", "master"], ["--clock-in"]]
+
+        /// The three runs of the proof below made side by side, each in a private
+        /// network namespace of its own (so each harness's session holds only its
+        /// own walker) on a private server of its own, the first case that asks
+        /// waiting for all (nil: no namespace could be made). An interposer run
+        /// counts the calls made on its own client's process thread and claims
+        /// nothing about time (`RealtimeProof.sideBySide` runs six so): the Link
+        /// suite takes one run's time, not three. Started a second apart: jack2's
+        /// servers share one registry of shared memory (`RealtimeProof.sideBySide`).
+        static let realtimeRuns: [String: Swift.Result<RealtimeRun?, TestFailure>] = {
+            let finished = Mutex([String: Swift.Result<RealtimeRun?, TestFailure>]())
+            let done = DispatchSemaphore(value: 0)
+            for transport in realtimeCases {
+                Thread.detachNewThread {
+                    let result: Swift.Result<RealtimeRun?, TestFailure>
+                    do { result = .success(try realtimeRun(transport)) } catch {
+                        result = .failure(TestFailure("\(transport): \(error)"))
+                    }
+                    finished.withLock { $0[transport.joined(separator: " ")] = result }
+                    done.signal()
+                }
+                Thread.sleep(forTimeInterval: 1)
+            }
+            for _ in realtimeCases { done.wait() }
+            return finished.withLock { $0 }
+        }()
+
+        /// The harness with `--link` and `transport`'s options under the
+        /// interposer (period 64) beside a walker committing a new tempo every
+        /// 100 ms, for 10 s, then SIGTERM; nil when no namespace can be made.
+        static func realtimeRun(_ transport: [String]) throws -> RealtimeRun? {
+            guard let network = try PrivateNetwork.make() else { return nil }
             defer { network.stop() }
             let server = try JackTestServer(period: 64, network: network)
             defer { server.stop() }
@@ -589,9 +618,27 @@ extension JACKServerTests {
             // started the harness 1.5 s late), 90 tempo commits (50 asked).
             Thread.sleep(forTimeInterval: 10)
             kill(harness.processIdentifier, SIGTERM)
-            #expect(TestProcess.wait(harness, seconds: 10) == 0)
-            let r = try RealtimeProof.ProbeReport(report)
-            let log = Launch.text(events)
+            let status = TestProcess.wait(harness, seconds: 10)
+            return RealtimeRun(report: try RealtimeProof.ProbeReport(report), log: Launch.text(events), harnessStatus: status)
+        }
+
+        /// The real-time proof with Link: the metronome harness under the
+        /// interposer (period 64), joined to a session whose other peer commits a
+        /// new tempo every 100 ms: not one allocation or lock on the process
+        /// thread. It starts once the peer is there, so it commits nothing
+        /// itself (a commit wakes Link's thread with `pthread_cond_signal`).
+        /// With `--transport master` too: the session published as JACK BBT,
+        /// the timebase callback every cycle, under the same count. With
+        /// `--clock-in` (the real-time proof's clock, docs/DESIGN.md §9.1): the
+        /// clock committed to the session, every peer's change answered, the
+        /// commits the control thread's (`LinkBridge`), under the same count.
+        /// The three runs side by side (`realtimeRuns`).
+        @Test(arguments: realtimeCases)
+        func processCallbackWithLinkNeitherAllocatesNorLocks(transport: [String]) throws {
+            guard let run = try #require(Self.realtimeRuns[transport.joined(separator: " ")]).get() else { return }
+            let clockIn = transport == ["--clock-in"]
+            #expect(run.harnessStatus == 0)
+            let r = run.report, log = run.log
             let line = log.split(separator: "\n").first { $0.hasPrefix("link ") } ?? ""
             let timebase = r.counts["timebase-calls"] ?? 0
             print("real-time proof with Link \(transport.joined(separator: " ")): \(r.cycles) cycles, \(timebase) timebase callbacks, violations \(r.violations), \(line)")
