@@ -13,7 +13,8 @@ import TactusCore
 /// there (docs/DESIGN.md §9.1). Named for `scripts/test-alsa`'s filter
 /// (`ALSASequencer`): it runs where `/dev/snd/seq` exists, in the alsa-vm, and
 /// is skipped elsewhere (the server tier runs this target on a machine without
-/// one). The leader is a second Tactus ALSA client, whose clock thread sends a
+/// one; `--no-parallel` there, as it shares the emulated CPU with no other
+/// suite's clock measurements). The leader is a second Tactus ALSA client, whose clock thread sends a
 /// scripted clock on its queue ahead of time, so the kernel, not a thread,
 /// times every tick: the jitter is the script's. The emulated CPU wakes the
 /// paced cycle late under a loaded host (the debug build's cycle is slow
@@ -34,7 +35,7 @@ struct ALSASequencerClockInTests {
         let log = Log()
         // The leader: a sequencer client with a clock port, its clock thread fed by this test.
         var leaderOptions = ALSAOptions()
-        leaderOptions.clientName = "test drum machine"
+        leaderOptions.clientName = "test clock leader"
         leaderOptions.lookAheadMicroseconds = 30_000
         let leader = try ALSAClient(options: leaderOptions) { log.append($0) }
         let script = UnsafeMutablePointer<SPSCRing<TimedMIDIEvent>>.allocate(capacity: 1)
@@ -117,7 +118,7 @@ struct ALSASequencerClockInTests {
               + "\(statistics.clockInMessages.load(ordering: .relaxed)) clock messages in, ring drops \(cycle.ringDrops), "
               + "leader late writes \(leader.statistics.lateEvents.load(ordering: .relaxed)), cycles woken > 5 ms late \(cycle.lateWakeUps), ticks taken for lost \(cycle.lostTicks)")
 
-        #expect(log.lines.contains("ALSA: test drum machine:clock (\(leader.clockPort)) → clock_in"), "\(log.lines)")
+        #expect(log.lines.contains("ALSA: test clock leader:clock (\(leader.clockPort)) → clock_in"), "\(log.lines)")
         // Every Start, tick and Stop arrived and was handed on.
         #expect(statistics.clockInMessages.load(ordering: .relaxed) == events.count)
         #expect(cycle.ringDrops == 0)
