@@ -58,7 +58,7 @@ struct ClockFollowerLostTickTests {
     /// A tick delivered late by more than half a period makes a long interval as a
     /// lost one does, but the tick after it comes on time: no tick is counted lost,
     /// the song does not move a tick ahead, and the beats after it are the sender's
-    /// to the frame. Late by 0.7 and 1.2 periods (a stalled delivery, seen in the
+    /// to the frame. Late by 0.7 to 1.4 periods (a stalled delivery, seen in the
     /// alsa-vm at 140 BPM: 21.6 ms), the next tick on time or delivered in the
     /// same instant as the late one.
     @Test func aLateTickIsNoLostTickAndTheSongDoesNotSlip() {
