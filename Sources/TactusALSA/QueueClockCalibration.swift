@@ -10,18 +10,28 @@
 /// Re-measured periodically in case the timer drifts (the system timer counts
 /// jiffies, which NTP does not slew the way it slews CLOCK_MONOTONIC). A small
 /// difference is mostly measurement noise and is followed slowly, so the clock's
-/// timestamps never jump by more than a fraction of it; a large one (the queue
-/// was restarted) is taken at once.
+/// timestamps never jump by more than a fraction of it. A large one is taken
+/// whole, but only when the next measurement says the same (the queue was
+/// restarted): a single one is a reading of the queue's time while its timer
+/// was late, which a short round trip does not reveal (the queue's time moves
+/// when its timer runs; seen in the alsa-vm under host load: one measurement
+/// 5.4 ms off with a 12 µs round trip, the next back where it was), and taking
+/// it would move every stamp and every scheduled event by it until the next
+/// measurement (docs/DESIGN.md §9.1).
 public struct QueueClockCalibration: Sendable, Hashable {
     /// Monotonic microseconds at queue time 0; nil before the first measurement.
     public private(set) var origin: Double?
     /// The last correction applied, in microseconds.
     public private(set) var lastCorrection: Double = 0
+    /// A large difference measured once, waiting for the next measurement to confirm it.
+    public private(set) var unconfirmedOrigin: Double?
 
     /// The share of a small measured difference applied per measurement.
     public static let followRate = 0.25
-    /// A difference at least this large (µs) is taken at once.
+    /// A difference at least this large (µs) is taken whole, once two measurements in a row agree on it.
     public static let stepThreshold = 2_000.0
+    /// How near (µs) the second measurement of a large difference must be to the first to confirm it.
+    public static let confirmationTolerance = 500.0
 
     public init() {}
 
@@ -51,7 +61,17 @@ public struct QueueClockCalibration: Sendable, Hashable {
             return
         }
         let difference = measured - current
-        let correction = abs(difference) >= Self.stepThreshold ? difference : difference * Self.followRate
+        let unconfirmed = unconfirmedOrigin
+        unconfirmedOrigin = nil
+        var correction = difference * Self.followRate
+        if abs(difference) >= Self.stepThreshold {
+            guard let unconfirmed, abs(measured - unconfirmed) <= Self.confirmationTolerance else {
+                unconfirmedOrigin = measured
+                lastCorrection = 0
+                return
+            }
+            correction = difference
+        }
         origin = current + correction
         lastCorrection = correction
     }

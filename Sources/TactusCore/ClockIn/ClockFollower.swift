@@ -51,6 +51,9 @@ public struct ClockFollower: ~Copyable {
     private var lastIntervalLong = false
     /// The last interval was taken for a lost tick, put back in `ticks`.
     private var lastIntervalInferred = false
+    /// The frame the last inferred tick was put back at, and the filtered period then.
+    private var inferredFrame: Int64 = 0
+    private var inferredFramesPerTick: Double = 0
     /// Ticks inferred lost in transit (`lostTickRatios`), less those undone.
     public private(set) var lostTicks = 0
 
@@ -198,6 +201,17 @@ public struct ClockFollower: ~Copyable {
     /// lost in transit, put back where the line expected it. A second such interval
     /// at once is a tempo halved, not another loss: the first inference is undone,
     /// and the fit follows the new tempo as any change.
+    ///
+    /// A tick late by more than half a period makes the same long interval, and
+    /// the tick after it tells the two apart: after a loss it comes a period
+    /// after the late-seeming one, two after the tick put back; after a late tick
+    /// it comes on time, about one period after the tick put back (with a late
+    /// delivery often in the same instant as the late tick). Under one and a half
+    /// periods it is a late tick: the tick put back keeps that tick's place (the
+    /// line's frame for it, its late arrival left out of the fit) and the song
+    /// is not moved a tick ahead. Left in, one click too many was played at
+    /// the end of an ALSA take in the alsa-vm, every click a tick early after a
+    /// delivery 21.6 ms late (docs/DESIGN.md §9.1).
     #if REALTIME_CHECKS
     @_noLocks @_noAllocation
     #endif
@@ -208,6 +222,14 @@ public struct ClockFollower: ~Copyable {
             long = ratio >= settings.lostTickRatios.lowest && ratio <= settings.lostTickRatios.highest
         }
         defer { lastIntervalLong = long }
+        if !restart && lastIntervalInferred && Double(frame - inferredFrame) < 1.5 * inferredFramesPerTick {
+            ticks.removeNewest()
+            serial -= 1
+            lineSerial -= 1
+            lostTicks -= 1
+            lastIntervalInferred = false
+            return .nothing
+        }
         if long && lastIntervalInferred {
             ticks.removeBeforeNewest()
             serial -= 1
@@ -218,7 +240,9 @@ public struct ClockFollower: ~Copyable {
         }
         lastIntervalInferred = false
         guard long && !lastIntervalLong, let line else { return .nothing }
-        ticks.append(floorToInt64(line.frame(ticksAfterNewest: Double(serial + 1 - lineSerial)) + 0.5))
+        inferredFrame = floorToInt64(line.frame(ticksAfterNewest: Double(serial + 1 - lineSerial)) + 0.5)
+        inferredFramesPerTick = line.framesPerTick
+        ticks.append(inferredFrame)
         serial += 1
         lostTicks += 1
         lastIntervalInferred = true

@@ -44,6 +44,16 @@ public struct TickTimes: ~Copyable {
         count -= 1
     }
 
+    /// Takes out the newest tick (a late arrival, its slot kept by the tick before it).
+    #if REALTIME_CHECKS
+    @_noLocks @_noAllocation
+    #endif
+    mutating func removeNewest() {
+        precondition(count >= 2)
+        newest = newest == 0 ? capacity - 1 : newest - 1
+        count -= 1
+    }
+
     /// The frame of the tick `age` ticks before the newest (0: the newest), `age < count`.
     #if REALTIME_CHECKS
     @_noLocks @_noAllocation
