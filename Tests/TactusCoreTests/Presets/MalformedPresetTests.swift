@@ -45,7 +45,7 @@ struct MalformedPresetTests {
         Case("over 1 MiB", Array((preset().dropLast() + ", \"x\": \"" + String(repeating: "a", count: 1 << 20) + "\" }").utf8), path: "", "more than 1 MiB"),
         Case("an array, not an object", "[1, 2]", path: "", "found an array"),
         Case("unknown key", preset("\"tempi\": 120"), path: "tempi", "unknown key (did you mean tempo?)"),
-        Case("unknown key far from any", preset("\"colour\": \"red\""), path: "colour", "unknown key; allowed: format, name, program, tempo, meter, accents, subdivision, swing, pulse, sounds, clock, pressure, actions, link, transport, sync, countIn, trainer, gap, gapRandom or sections"),
+        Case("unknown key far from any", preset("\"colour\": \"red\""), path: "colour", "unknown key; allowed: format, name, program, tempo, meter, accents, subdivision, swing, pulse, sounds, clock, pressure, actions, link, transport, sync, clockIn, countIn, trainer, gap, gapRandom or sections"),
         Case("missing name", "{ \"format\": 1, \"tempo\": 100 }", path: "name", "missing"),
         Case("missing tempo", "{ \"format\": 1, \"name\": \"No tempo\" }", path: "tempo", "missing"),
         Case("format 2", "{ \"format\": 2, \"name\": \"A\", \"tempo\": 100 }", path: "format", "format 2 is not known"),
