@@ -55,7 +55,6 @@ struct ALSASequencerClockInTests {
         tactus.startInput(into: nil, clockIn: cycle.push)
 
         // The script on the leader's frames (its frame 0 is the cycle's: one clock, CLOCK_MONOTONIC).
-        var random = SplitMix64(seed: 0x7AC7_0501)
         let perTick120 = Double(Self.rate) * 60 / (120 * 24), perTick140 = Double(Self.rate) * 60 / (140 * 24)
         let first = Double(Self.rate) * 6 / 10
         var truth: [Double] = []
@@ -64,7 +63,10 @@ struct ALSASequencerClockInTests {
         // predicts, read late by the input thread, lets it play that beat, as it would any follower).
         for k in 0..<180 { truth.append(first + 192 * perTick120 + Double(k) * perTick140) }
         var events = [TimedMIDIEvent(frame: Int64(first) - 240, bytes: MIDIBytes(MIDIStatus.start))]
-        events += truth.map { TimedMIDIEvent(frame: Int64($0.rounded()) + Int64(random.uniform(-96, 96).rounded()), bytes: MIDIBytes(MIDIStatus.timingClock)) }
+        events += truth.enumerated().map { k, frame in
+            let jitter = SimulatedClockInJitterTests.uniform(seed: 0x7AC7_0501, index: k, span: 96)
+            return TimedMIDIEvent(frame: Int64(frame.rounded()) + Int64(jitter.rounded()), bytes: MIDIBytes(MIDIStatus.timingClock))
+        }
         let stopFrame = Int64(truth.last! + perTick140 / 2)
         events.append(TimedMIDIEvent(frame: stopFrame, bytes: MIDIBytes(MIDIStatus.stop)))
         let recorder = ScheduleRecorder()
@@ -171,19 +173,4 @@ struct ALSASequencerClockInTests {
         func append(_ line: String) { lock.withLock { $0.append(line) } }
         var lines: [String] { lock.withLock { $0 } }
     }
-}
-
-/// A seeded generator (SplitMix64): the same jitter every run.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// Uniform in [low, high).
-    mutating func uniform(_ low: Double, _ high: Double) -> Double { low + (high - low) * Double(next() >> 11) / Double(1 << 53) }
 }
