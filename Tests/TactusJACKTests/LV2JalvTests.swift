@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 extension JACKServerTests {
@@ -139,50 +140,107 @@ extension JACKServerTests {
             #expect(jalv.stop() == 0)
         }
 
+        /// One interposer run of jalv: what the plugin's code called on jalv's
+        /// process thread, and how the run's processes ended.
+        struct InterposerRun: Sendable {
+            var report: RealtimeProof.ProbeReport
+            var senderStatus: Int32?
+            var masterStatus: Int32?
+            var jalvStatus: Int32?
+        }
+
+        /// The two interposer runs made side by side, each on a private server of
+        /// its own, as the real-time proof's are (RealtimeProofTests.swift): an
+        /// interposer run counts the calls made on jalv's process thread and claims
+        /// nothing about time, and a server beside it makes xruns, not calls. The
+        /// suite takes one run's time, not two. The servers start one after the
+        /// other, and so do the runs' clients (jack2's servers share one registry
+        /// of shared memory).
+        static let interposerRuns: [String: Result<InterposerRun, TestFailure>] = {
+            let runs: [(name: String, controls: [String: Double], segments: String?)] = [
+                ("rtlv2", ["sync": 0, "tempo": 999, "subdivision": 3, "upKey": 60], nil),
+                ("rtsync", ["sync": 1, "subdivision": 3, "upKey": 60], "0:120:4,8:300:4,40:90:7"),
+            ]
+            var servers: [String: JackTestServer] = [:]
+            var results: [String: Result<InterposerRun, TestFailure>] = [:]
+            for run in runs {
+                do { servers[run.name] = try JackTestServer(period: 64) } catch {
+                    results[run.name] = .failure(TestFailure("\(run.name): \(error)"))
+                }
+            }
+            let finished = Mutex(results)
+            let done = DispatchSemaphore(value: 0)
+            for run in runs {
+                guard let server = servers[run.name] else { continue }
+                nonisolated(unsafe) let running = server
+                Thread.detachNewThread {
+                    let result: Result<InterposerRun, TestFailure>
+                    do {
+                        result = .success(try underInterposer(run.name, controls: run.controls, masterSegments: run.segments, on: running))
+                    } catch {
+                        result = .failure(TestFailure("\(run.name): \(error)"))
+                    }
+                    running.stop()
+                    finished.withLock { $0[run.name] = result }
+                    done.signal()
+                }
+                Thread.sleep(forTimeInterval: 1)
+            }
+            for _ in servers { done.wait() }
+            return finished.withLock { $0 }
+        }()
+
+        /// jalv running the plugin `name` with `controls` under the interposer on
+        /// `server` (TACTUS_RTPROBE_WITHIN=libTactusLV2.so: the plugin's own calls),
+        /// 1000 controller messages a second into its `control` for 13 s, beside the
+        /// tests' timebase master playing `masterSegments` for 12 s when given.
+        static func underInterposer(_ name: String, controls: [String: Double], masterSegments: String?,
+                                    on server: JackTestServer) throws -> InterposerRun {
+            let report = TestFiles.file("\(server.name).\(name).rtprobe")
+            let jalv = try JalvProcess(server: server, name: name, controls: controls,
+                                       environment: ["LD_PRELOAD": TestFiles.interposer, "TACTUS_RTPROBE_REPORT": report.path,
+                                                     "TACTUS_RTPROBE_WITHIN": "libTactusLV2.so"])
+            defer { if jalv.process.isRunning { jalv.stop() } }
+            let master = try masterSegments.map {
+                try TestProcess.launch(TestFiles.probe, ["transport", "master", "-s", server.name, "--segments", $0, "--seconds", "12"],
+                                       output: TestFiles.file("\(server.name).\(name).master.log"))
+            }
+            defer { if let master, master.isRunning { kill(master.processIdentifier, SIGKILL) } }
+            let sender = try TestProcess.launch(TestFiles.probe, [
+                "send", "-s", server.name, "--to", "\(name):control", "--rate", "1000", "--seconds", "13",
+            ], output: TestFiles.file("\(server.name).\(name).sender.log"))
+            let senderStatus = TestProcess.wait(sender, seconds: 40)
+            let masterStatus = master.map { TestProcess.wait($0, seconds: 10) } ?? 0
+            Thread.sleep(forTimeInterval: 0.5)
+            let jalvStatus = jalv.stop()
+            return InterposerRun(report: try RealtimeProof.ProbeReport(report), senderStatus: senderStatus,
+                                 masterStatus: masterStatus, jalvStatus: jalvStatus)
+        }
+
+        /// The run `name` of `interposerRuns`: its sender, master and jalv exited 0,
+        /// at least 10 000 cycles counted, not one call from the plugin on the
+        /// process thread.
+        static func checkInterposerRun(_ name: String) throws {
+            let run = try #require(interposerRuns[name]).get()
+            #expect(run.senderStatus == 0 && run.masterStatus == 0 && run.jalvStatus == 0,
+                    "\(name): sender \(String(describing: run.senderStatus)), master \(String(describing: run.masterStatus)), jalv \(String(describing: run.jalvStatus))")
+            #expect(run.report.cycles >= 10_000, "\(run.report.counts)")
+            #expect(run.report.violations == 0, "calls from the plugin on the process thread: \(run.report.counts)")
+        }
+
         /// The interposer on jalv's process thread, counting what the plugin's
         /// code calls (TACTUS_RTPROBE_WITHIN=libTactusLV2.so): ≥ 10 000 cycles of
         /// period 64, 1000 controller messages a second into `control` on the up
         /// key (taps, pressure, holds): not one allocation or lock in run().
         @Test func runInJalvNeitherAllocatesNorLocksOver10000Cycles() throws {
-            let server = try JackTestServer(period: 64)
-            defer { server.stop() }
-            let report = TestFiles.file("\(server.name).lv2.rtprobe")
-            let jalv = try JalvProcess(server: server, name: "rtlv2", controls: ["sync": 0, "tempo": 999, "subdivision": 3, "upKey": 60],
-                                       environment: ["LD_PRELOAD": TestFiles.interposer, "TACTUS_RTPROBE_REPORT": report.path,
-                                                     "TACTUS_RTPROBE_WITHIN": "libTactusLV2.so"])
-            let sender = try TestProcess.launch(TestFiles.probe, [
-                "send", "-s", server.name, "--to", "rtlv2:control", "--rate", "1000", "--seconds", "13",
-            ], output: TestFiles.file("\(server.name).lv2.sender.log"))
-            #expect(TestProcess.wait(sender, seconds: 40) == 0)
-            Thread.sleep(forTimeInterval: 0.5)
-            #expect(jalv.stop() == 0)
-            let r = try RealtimeProof.ProbeReport(report)
-            #expect(r.cycles >= 10_000, "\(r.counts)")
-            #expect(r.violations == 0, "calls from the plugin on the process thread: \(r.counts)")
+            try Self.checkInterposerRun("rtlv2")
         }
 
         /// The same on host sync: a timebase master with a tempo step and a meter
         /// change drives the plugin through jalv's time:Position events while the
         /// controller's messages arrive; it stops near the end (Stop, standing still).
         @Test func runInJalvOnHostSyncNeitherAllocatesNorLocksOver10000Cycles() throws {
-            let server = try JackTestServer(period: 64)
-            defer { server.stop() }
-            let report = TestFiles.file("\(server.name).lv2sync.rtprobe")
-            let jalv = try JalvProcess(server: server, name: "rtsync", controls: ["sync": 1, "subdivision": 3, "upKey": 60],
-                                       environment: ["LD_PRELOAD": TestFiles.interposer, "TACTUS_RTPROBE_REPORT": report.path,
-                                                     "TACTUS_RTPROBE_WITHIN": "libTactusLV2.so"])
-            let master = try TestProcess.launch(TestFiles.probe, ["transport", "master", "-s", server.name, "--segments", "0:120:4,8:300:4,40:90:7", "--seconds", "12"],
-                                                output: TestFiles.file("\(server.name).rtsync.master.log"))
-            let sender = try TestProcess.launch(TestFiles.probe, [
-                "send", "-s", server.name, "--to", "rtsync:control", "--rate", "1000", "--seconds", "13",
-            ], output: TestFiles.file("\(server.name).rtsync.sender.log"))
-            #expect(TestProcess.wait(sender, seconds: 40) == 0)
-            #expect(TestProcess.wait(master, seconds: 10) == 0)
-            Thread.sleep(forTimeInterval: 0.5)
-            #expect(jalv.stop() == 0)
-            let r = try RealtimeProof.ProbeReport(report)
-            #expect(r.cycles >= 10_000, "\(r.counts)")
-            #expect(r.violations == 0, "calls from the plugin on the process thread: \(r.counts)")
+            try Self.checkInterposerRun("rtsync")
         }
 
         /// The filter sees what it is there to see: attributed to libsord (which
