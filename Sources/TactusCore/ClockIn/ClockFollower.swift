@@ -232,8 +232,18 @@ public struct ClockFollower: ~Copyable {
     private mutating func inferLostTick(atFrame frame: Int64, restart: Bool) -> (changes: ClockFollowerChanges, fittedFrame: Int64) {
         var long = false
         if !restart, state == .locked, let line, line.framesPerTick > 0 {
+            // A long interval is told from jitter only where the arrivals are
+            // precise enough: half a period (the range's edge) beyond `confidence`
+            // interval spreads (√2 arrival spreads). Ticks quantised to periods
+            // about as long as a tick (a bridge at 512 or 1024 frames) make intervals
+            // of one and two periods in turn; taken for losses, each moved the song
+            // a tick, beats off by seconds (docs/DESIGN.md §9.1). And only once a
+            // beat of ticks has measured that spread: the lock's first ticks on
+            // such a lattice can be one period apart each, a spread of nothing.
             let ratio = Double(frame - lastTickFrame) / line.framesPerTick
-            long = ratio >= settings.lostTickRatios.lowest && ratio <= settings.lostTickRatios.highest
+            long = ticks.count > Grid.clocksPerQuarterNote
+                && line.framesPerTick / 2 > settings.confidence * arrivalSpread * 1.414_213_562_373_095
+                && ratio >= settings.lostTickRatios.lowest && ratio <= settings.lostTickRatios.highest
         }
         defer { lastIntervalLong = long }
         if !restart && lastIntervalInferred && Double(frame - inferredFrame) < 1.5 * inferredFramesPerTick {
