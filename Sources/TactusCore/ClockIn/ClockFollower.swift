@@ -158,7 +158,8 @@ public struct ClockFollower: ~Copyable {
             if missed > settings.holdingAfterTicks { restart = true }
             if restart { step = max(1, floorToInt64(missed + 0.5)) }
         }
-        changes.formUnion(inferLostTick(atFrame: frame, restart: restart))
+        let inference = inferLostTick(atFrame: frame, restart: restart)
+        changes.formUnion(inference.changes)
         if restart {
             ticks.removeAll()
             regime = 0
@@ -167,7 +168,7 @@ public struct ClockFollower: ~Copyable {
             arrivalSpread = settings.minimumSpread
             if before != .holding { state = .acquiring }
         }
-        ticks.append(frame)
+        ticks.append(inference.fittedFrame)
         serial += step
         lastTickFrame = frame
         regime = min(regime + 1, settings.maximumWindow)
@@ -192,7 +193,12 @@ public struct ClockFollower: ~Copyable {
         resumeAfterDropout = false
         if isRolling { nextSongTick = serial + songTickOffset + 1 }
 
-        changes.formUnion(refit())
+        // A tick just put back: this arrival is the tick after a lost one, or the
+        // lost-seeming tick itself delivered late, and only the next tick tells
+        // (`inferLostTick`). Either way the sender's ticks are still on the line,
+        // so the line stands until then: fitted now, the arrival would move the
+        // song a tick ahead of a late tick's sender for a period, and back.
+        if !lastIntervalInferred { changes.formUnion(refit()) }
         if state == .locked && before != .locked && before != .holding { changes.insert(.locked) }
         return changes
     }
@@ -211,42 +217,73 @@ public struct ClockFollower: ~Copyable {
     /// line's frame for it, its late arrival left out of the fit) and the song
     /// is not moved a tick ahead. Left in, one click too many was played at
     /// the end of an ALSA take in the alsa-vm, every click a tick early after a
-    /// delivery 21.6 ms late (docs/DESIGN.md §9.1).
+    /// delivery 21.6 ms late (docs/DESIGN.md §9.1). Until the next tick the
+    /// line stands (`tick`): both readings leave the sender's ticks on it.
+    ///
+    /// Returns what changed and the frame the arrival is fitted at: its own, or,
+    /// for the tick after a late one that came later than its place on the line
+    /// by more than the fit's confidence allows (`confidence` arrival spreads),
+    /// that place: it was held up by the same delivery (a stall hands on the late
+    /// tick and the next together), and its arrival says no more of the sender's
+    /// time than the late tick's did.
     #if REALTIME_CHECKS
     @_noLocks @_noAllocation
     #endif
-    private mutating func inferLostTick(atFrame frame: Int64, restart: Bool) -> ClockFollowerChanges {
+    private mutating func inferLostTick(atFrame frame: Int64, restart: Bool) -> (changes: ClockFollowerChanges, fittedFrame: Int64) {
         var long = false
         if !restart, state == .locked, let line, line.framesPerTick > 0 {
+            // A long interval is told from jitter only where the arrivals are
+            // precise enough: half a period (the range's edge) beyond `confidence`
+            // interval spreads (√2 arrival spreads). Ticks quantised to periods
+            // about as long as a tick (a bridge at 512 or 1024 frames) make intervals
+            // of one and two periods in turn; taken for losses, each moved the song
+            // a tick, beats off by seconds (docs/DESIGN.md §9.1). And only once a
+            // beat of ticks has measured that spread: the lock's first ticks on
+            // such a lattice can be one period apart each, a spread of nothing.
             let ratio = Double(frame - lastTickFrame) / line.framesPerTick
-            long = ratio >= settings.lostTickRatios.lowest && ratio <= settings.lostTickRatios.highest
+            long = ticks.count > Grid.clocksPerQuarterNote
+                && line.framesPerTick / 2 > settings.confidence * arrivalSpread * 1.414_213_562_373_095
+                && ratio >= settings.lostTickRatios.lowest && ratio <= settings.lostTickRatios.highest
         }
         defer { lastIntervalLong = long }
         if !restart && lastIntervalInferred && Double(frame - inferredFrame) < 1.5 * inferredFramesPerTick {
             ticks.removeNewest()
             serial -= 1
-            lineSerial -= 1
             lostTicks -= 1
             lastIntervalInferred = false
-            return .nothing
+            guard let line else { return (.nothing, frame) }
+            let place = line.frame(ticksAfterNewest: Double(serial + 1 - lineSerial))
+            let heldUp = Double(frame) - place > settings.confidence * arrivalSpread
+            return (.nothing, heldUp ? arrivalFrame(near: place) : frame)
         }
         if long && lastIntervalInferred {
             ticks.removeBeforeNewest()
             serial -= 1
-            lineSerial -= 1
             lostTicks -= 1
             lastIntervalInferred = false
-            return .nothing
+            return (.nothing, frame)
         }
         lastIntervalInferred = false
-        guard long && !lastIntervalLong, let line else { return .nothing }
-        inferredFrame = floorToInt64(line.frame(ticksAfterNewest: Double(serial + 1 - lineSerial)) + 0.5)
+        guard long && !lastIntervalLong, let line else { return (.nothing, frame) }
+        inferredFrame = arrivalFrame(near: line.frame(ticksAfterNewest: Double(serial + 1 - lineSerial)))
         inferredFramesPerTick = line.framesPerTick
         ticks.append(inferredFrame)
         serial += 1
         lostTicks += 1
         lastIntervalInferred = true
-        return .tickLost
+        return (.tickLost, frame)
+    }
+
+    /// The frame nearest `frame` a tick can arrive at: on the period lattice when
+    /// the ticks arrive on one (`latticeStep`, through the last arrival), so that
+    /// a tick put in the fit keeps the lattice seen; else the nearest frame.
+    #if REALTIME_CHECKS
+    @_noLocks @_noAllocation
+    #endif
+    func arrivalFrame(near frame: Double) -> Int64 {
+        guard latticeStep > 0 else { return floorToInt64(frame + 0.5) }
+        let steps = floorToInt64((frame - Double(lastTickFrame)) / Double(latticeStep) + 0.5)
+        return lastTickFrame + steps * latticeStep
     }
 
     // MARK: What the grid is

@@ -44,10 +44,16 @@ public struct ClockFollowerSettings: Sendable, BitwiseCopyable {
     public var latticeMinimumWindow: Int = 48
     /// An interval this many periods long, after one that was not, while locked, is
     /// one tick lost in transit (a MIDI byte dropped): counted, and a tick put where
-    /// the line expected it, so the song and the grid do not slip a tick. Jitter of
-    /// ±2 ms reaches 1.6 periods only above 500 BPM; a tempo halved shows a second
-    /// such interval at once, which undoes the inference.
-    public var lostTickRatios: (lowest: Double, highest: Double) = (1.6, 2.4)
+    /// the line expected it, so the song and the grid do not slip a tick. From 1.5
+    /// to 2.5: nearer two periods than one or three, the arrival nearer the next
+    /// tick's place than its own, as a tick delivered late by more than half a
+    /// period (up to one and a half) also makes it; the tick after tells the two
+    /// apart and undoes the inference for a late one (`ClockFollower.inferLostTick`),
+    /// so no arrival is taken for the wrong tick. Jitter of ±2 ms reaches 1.5
+    /// periods only above 312 BPM (4 ms in an interval of 8 ms), and is then a
+    /// late tick, undone; a tempo halved shows a second such interval at once,
+    /// which undoes the inference too.
+    public var lostTickRatios: (lowest: Double, highest: Double) = (1.5, 2.5)
     /// No tick for this many tick periods: the tempo is held (the display says so).
     public var holdingAfterTicks: Double = 3
     /// No tick for this many beats at the held tempo, or `maximumHoldSeconds` if
