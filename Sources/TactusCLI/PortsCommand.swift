@@ -3,8 +3,9 @@ import TactusJACK
 
 /// `tactus ports`: every MIDI port Tactus can be connected to, with the address
 /// to give `--alsa-clock-to`, `--alsa-control-from`, `--alsa-clock-from`,
-/// `--connect-clock`, `--connect-control` or `--connect-clock-in`. A missing sequencer or JACK server is a line of output,
-/// not an error: each half is listed when it is there.
+/// `--connect-clock`, `--connect-control` or `--connect-clock-in`. A missing
+/// sequencer or JACK server is a line of output, not an error: each half is
+/// listed when it is there.
 public enum PortsCommand {
     public static func run(_ options: Options, output: (String) -> Void = { print($0) }) -> Int32 {
         for line in alsaLines() { output(line) }

@@ -106,8 +106,7 @@ extension Options {
             return nil
         } catch {
             self = before
-            let reason = error.message.hasPrefix("tactus: ") ? String(error.message.dropFirst("tactus: ".count)) : error.message
-            return "\"clockIn\": \"\(choice.spelling)\" cannot be used with this run: \(reason)"
+            return "\"clockIn\": \"\(choice.spelling)\" cannot be used with this run: \(error.reason)"
         }
     }
 

@@ -138,7 +138,7 @@ public struct LinkTimeline: BitwiseCopyable {
         if tempo != 0 && abs(capturedTempo - tempo) >= 0.005 { peerTempoChanges += 1 }
         var asked = LinkSessionChanges()
         if let bpm = requests.tempo {
-            asked.tempo = Double(bpm.hundredths) / 100
+            asked.tempo = bpm.value
             if let pulse = requests.tempoSongPulse, let startBeat, running {
                 asked.tempoBeat = startBeat + Double(pulse) / Double(max(pulsesPerBeat, 1))
             }

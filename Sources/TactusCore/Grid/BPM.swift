@@ -32,7 +32,7 @@ public struct BPM: Hashable, Comparable, Sendable, BitwiseCopyable, CustomString
         self.init(value)
     }
 
-    public var value: Double { Double(hundredths) / 100 }
+    @inlinable public var value: Double { Double(hundredths) / 100 }
 
     /// Whole BPM when integral, else two decimals: "120", "97.30".
     public var description: String {

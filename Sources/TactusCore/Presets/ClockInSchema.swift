@@ -18,10 +18,7 @@ public enum ClockInSchema {
 
     /// The clock input `json` names, or nil and the problem at `path` with what is allowed.
     public static func read(_ json: JSONValue, path: String) -> (choice: ClockInChoice?, issue: PresetIssue?) {
-        do throws(FieldProblem) {
-            return (try format.read(json), nil)
-        } catch {
-            return (nil, PresetIssue(path: path, problem: error.problem, allowed: format.allowed))
-        }
+        let read = format.read(json, path: path)
+        return (read.value, read.issue)
     }
 }

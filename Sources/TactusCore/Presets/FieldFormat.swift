@@ -12,6 +12,16 @@ struct FieldFormat<T> {
     let read: (JSONValue) throws(FieldProblem) -> T
     /// Nil leaves the key out of the file.
     let write: (T) -> JSONValue?
+
+    /// `json` read at `path` outside the preset schema (a key `controller.json`
+    /// shares with presets): the value, or nil and the problem with what is allowed.
+    func read(_ json: JSONValue, path: String) -> (value: T?, issue: PresetIssue?) {
+        do throws(FieldProblem) {
+            return (try read(json), nil)
+        } catch {
+            return (nil, PresetIssue(path: path, problem: error.problem, allowed: allowed))
+        }
+    }
 }
 
 extension FieldFormat where T == Double {

@@ -7,10 +7,7 @@ public enum TransportSchema {
 
     /// The mode `json` names, or nil and the problem at `path` with what is allowed.
     public static func read(_ json: JSONValue, path: String) -> (mode: JackTransportMode?, issue: PresetIssue?) {
-        do throws(FieldProblem) {
-            return (try format.read(json), nil)
-        } catch {
-            return (nil, PresetIssue(path: path, problem: error.problem, allowed: format.allowed))
-        }
+        let read = format.read(json, path: path)
+        return (read.value, read.issue)
     }
 }
